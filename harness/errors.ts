@@ -1,0 +1,30 @@
+/**
+ * Typed errors of the harness engine. Each carries a message that says what went wrong and a hint
+ * that says what to do about it; the CLI prints `message` and `hint` on one line and exits 2.
+ */
+import { Data } from "effect"
+
+/** The engine itself could not run a scenario (the adapter threw, hung, or the scenario is invalid). */
+export class HarnessError extends Data.TaggedError("HarnessError")<{
+  readonly message: string
+  readonly hint: string
+  readonly cause?: unknown
+}> {}
+
+/** A run option was invalid (`runs`, `seed`, a subject or adapter name, a budget). */
+export class InvalidOptionsError extends Data.TaggedError("InvalidOptionsError")<{
+  readonly message: string
+  readonly hint: string
+}> {}
+
+/** A replay token could not be decoded, failed its checksum, or belongs to another suite version. */
+export class ReplayTokenError extends Data.TaggedError("ReplayTokenError")<{
+  readonly message: string
+  readonly hint: string
+}> {}
+
+/** A fault injected on purpose by a fault plan (crash at a hook point). Never escapes a run. */
+export class InjectedCrash extends Data.TaggedError("InjectedCrash")<{
+  readonly hook: string
+  readonly occurrence: number
+}> {}
