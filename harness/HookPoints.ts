@@ -1,0 +1,142 @@
+/**
+ * Named hook points placed between an implementation's statements (`yield* hookPoint("afterReferenceScan")`).
+ *
+ * In production the reference's default is a no-op. Under the harness a scripted controller decides,
+ * per hit, to continue, to crash (the fiber dies with `InjectedCrash`, so the open transaction rolls
+ * back, like a process crash), or to pause until the schedule releases it. Pauses are how the harness
+ * explores interleavings of concurrent operations deterministically: no sleeps, only barriers.
+ */
+import { Context, Deferred, Effect } from "effect"
+import { InjectedCrash } from "./errors.ts"
+
+/** The capability an implementation calls at each hook point. */
+export interface HookPointsService {
+  /** Called by implementations between statements; may pause or crash under the harness. */
+  readonly at: (name: string) => Effect.Effect<void>
+}
+
+/** Hook points; the default does nothing, so an implementation runs unchanged outside the harness. */
+export const HookPoints = Context.Reference<HookPointsService>("durable-conformance/harness/HookPoints", {
+  defaultValue: () => ({ at: () => Effect.void })
+})
+
+/** Label of the operation the current fiber runs, so a schedule can pause one operation and not another. */
+export const OperationLabel = Context.Reference<string>("durable-conformance/harness/OperationLabel", {
+  defaultValue: () => "main"
+})
+
+/** Marks a hook point in an implementation. */
+export const hookPoint = (name: string): Effect.Effect<void> =>
+  Effect.flatMap(Effect.service(HookPoints), (hooks) => hooks.at(name))
+
+/** Runs `effect` labelled as operation `label` (see `OperationLabel`). */
+export const labelled = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.provideService(effect, OperationLabel, label)
+
+/** One hit of a hook point, in the order hits happened. */
+export interface HookHit {
+  readonly hook: string
+  readonly label: string
+  /** 1 for the first hit of this hook name in the run, 2 for the second, ... */
+  readonly occurrence: number
+}
+
+/** Where a scripted controller crashes: the `occurrence`-th hit of `hook` (any label). */
+export interface CrashPoint {
+  readonly hook: string
+  readonly occurrence: number
+}
+
+/** A paused operation, waiting for `release`. */
+export interface PausedAt {
+  readonly hook: string
+  readonly label: string
+}
+
+/** Bound on remembered hits per run, so a runaway loop cannot grow memory without limit. */
+export const MAX_RECORDED_HOOK_HITS = 10_000
+
+/**
+ * A scripted hook controller for one run: records hits, crashes at a planned point, and pauses
+ * chosen (label, hook) pairs until released. Built per run; not shared between runs.
+ */
+export interface ScriptedHooks {
+  readonly service: HookPointsService
+  /** Hits so far, in order (bounded by `MAX_RECORDED_HOOK_HITS`). */
+  readonly hits: () => ReadonlyArray<HookHit>
+  /** Arms a crash at the given point (replacing any earlier one); `null` disarms. */
+  readonly crashAt: (point: CrashPoint | null) => void
+  /** Arms a pause: the next hit of `hook` by operation `label` waits until `release(label)`. */
+  readonly pauseAt: (label: string, hook: string) => Effect.Effect<void>
+  /** Waits until operation `label` is paused at its armed hook. */
+  readonly awaitPaused: (label: string) => Effect.Effect<PausedAt>
+  /** Releases operation `label` from its pause. */
+  readonly release: (label: string) => Effect.Effect<void>
+}
+
+interface PauseGate {
+  readonly hook: string
+  readonly reached: Deferred.Deferred<PausedAt>
+  readonly released: Deferred.Deferred<void>
+}
+
+/** Builds a scripted controller. */
+export const makeScriptedHooks: Effect.Effect<ScriptedHooks> = Effect.sync(() => {
+  const hits: Array<HookHit> = []
+  const occurrences = new Map<string, number>()
+  const gates = new Map<string, PauseGate>()
+  let crash: CrashPoint | null = null
+
+  const at = (name: string): Effect.Effect<void> =>
+    Effect.flatMap(Effect.service(OperationLabel), (label) => {
+      const occurrence = (occurrences.get(name) ?? 0) + 1
+      occurrences.set(name, occurrence)
+      if (hits.length < MAX_RECORDED_HOOK_HITS) hits.push({ hook: name, label, occurrence })
+      if (crash !== null && crash.hook === name && crash.occurrence === occurrence) {
+        return Effect.die(new InjectedCrash({ hook: name, occurrence }))
+      }
+      const gate = gates.get(label)
+      if (gate === undefined || gate.hook !== name) return Effect.void
+      gates.delete(label)
+      return Deferred.succeed(gate.reached, { hook: name, label }).pipe(
+        Effect.andThen(Deferred.await(gate.released))
+      )
+    })
+
+  const gateFor = (label: string): PauseGate => {
+    const gate = gates.get(label)
+    if (gate === undefined) throw new Error(`no pause armed for operation ${label}`)
+    return gate
+  }
+  const armed = new Map<string, PauseGate>()
+
+  return {
+    service: { at },
+    hits: () => hits,
+    crashAt: (point) => {
+      crash = point
+    },
+    pauseAt: (label, hook) =>
+      Effect.gen(function*() {
+        const gate: PauseGate = { hook, reached: yield* Deferred.make<PausedAt>(), released: yield* Deferred.make<void>() }
+        gates.set(label, gate)
+        armed.set(label, gate)
+      }),
+    awaitPaused: (label) =>
+      Effect.suspend(() => {
+        const gate = armed.get(label) ?? gateFor(label)
+        return Deferred.await(gate.reached)
+      }),
+    release: (label) =>
+      Effect.suspend(() => {
+        const gate = armed.get(label)
+        if (gate === undefined) return Effect.void
+        armed.delete(label)
+        return Deferred.succeed(gate.released, undefined).pipe(Effect.asVoid)
+      })
+  }
+})
+
+/** Runs `effect` with the scripted controller installed as the hook points service. */
+export const withScriptedHooks = <A, E, R>(hooks: ScriptedHooks, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.provideService(effect, HookPoints, hooks.service)
