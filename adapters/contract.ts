@@ -13,6 +13,7 @@ import type { Effect, Scope } from "effect"
 import { Data } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import type { PropertyRun } from "../harness/RunResult.ts"
 
 /** The SQL dialect an adapter speaks; subjects keep their dialect differences in one small place keyed by this. */
 export type Dialect = "sqlite" | "postgres"
@@ -96,6 +97,23 @@ export interface StorageAdapter {
   readonly fingerprint: Effect.Effect<AdapterFingerprint, AdapterError>
   /** Opens a fresh isolated database; it is dropped or discarded when the scope closes. */
   readonly open: (options?: OpenDatabaseOptions) => Effect.Effect<IsolatedDatabase, AdapterError, Scope.Scope>
+  /**
+   * Present when databases live in another runtime (Durable Object SQLite lives inside workerd): the
+   * runner then delegates whole property runs to the host instead of opening databases itself.
+   */
+  readonly host?: PropertyHost
+}
+
+/** A request to run one registered property where the adapter's databases live. */
+export interface HostedRunRequest {
+  readonly propertyId: string
+  readonly seed: number
+  readonly runs: number
+}
+
+/** Runs registered properties inside the runtime that owns the adapter's databases. */
+export interface PropertyHost {
+  readonly runProperty: (request: HostedRunRequest) => Effect.Effect<PropertyRun, AdapterError>
 }
 
 /**

@@ -77,6 +77,8 @@ export interface PropertyDefinition<S extends Json = Json> {
   readonly requirements: ReadonlyArray<string>
   /** Capabilities the property itself needs; without them it is not-applicable on that adapter. */
   readonly needs: ReadonlyArray<CapabilityName>
+  /** Name of the implementation the property is bound to (default `reference`, the shipped one). */
+  readonly implementation?: string
   /** How many independent connections each run opens (default 1). */
   readonly connections?: number
   /** The scenario generator, which may read the adapter's capabilities. */
