@@ -1,0 +1,13 @@
+/**
+ * Versions that replay tokens and reports pin. `SUITE_VERSION` changes whenever a requirement,
+ * model or property changes meaning; a token from another suite version is refused on replay.
+ */
+
+/** Version of the requirement suite (requirements, models, properties). */
+export const SUITE_VERSION = "0.1.0"
+
+/** Version of the harness engine (runner, clock, faults, token format). */
+export const HARNESS_VERSION = "0.1.0"
+
+/** Package name, as written into reports and certificates. */
+export const SUITE_NAME = "durable-conformance"
