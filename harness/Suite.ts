@@ -1,0 +1,34 @@
+/**
+ * A subject suite: a subject's requirement catalog plus the properties that check it, bound to one
+ * implementation. The conformance run, `certify` and `replay` all work on suites, so a new subject
+ * plugs in by adding one suite to the registry.
+ */
+import type { Requirement, SubjectName } from "../spec/Requirement.ts"
+import type { PropertyDefinition } from "./Property.ts"
+
+/** Requirements and properties of one subject, bound to one implementation. */
+export interface SubjectSuite {
+  readonly subject: SubjectName
+  /** The implementation the properties drive (`reference` for the shipped one). */
+  readonly implementation: string
+  readonly requirements: ReadonlyArray<Requirement>
+  readonly properties: ReadonlyArray<PropertyDefinition<any>>
+}
+
+/** Map from property id to the requirement IDs it checks, across suites. */
+export const requirementsByProperty = (suites: ReadonlyArray<SubjectSuite>): ReadonlyMap<string, ReadonlyArray<string>> =>
+  new Map(suites.flatMap((suite) => suite.properties.map((property) => [property.id, property.requirements] as const)))
+
+/** Checks a suite for programming errors: every requirement a property names exists in the catalog, ids are unique. */
+export const assertSuiteConsistent = (suite: SubjectSuite): void => {
+  const ids = new Set(suite.requirements.map((requirement) => requirement.id))
+  if (ids.size !== suite.requirements.length) throw new Error(`suite ${suite.subject}: duplicate requirement ids`)
+  const propertyIds = new Set<string>()
+  for (const property of suite.properties) {
+    if (propertyIds.has(property.id)) throw new Error(`suite ${suite.subject}: duplicate property id ${property.id}`)
+    propertyIds.add(property.id)
+    for (const id of property.requirements) {
+      if (!ids.has(id)) throw new Error(`property ${property.id} names requirement ${id}, which suite ${suite.subject} does not define`)
+    }
+  }
+}
