@@ -1,0 +1,96 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import type { StorageAdapter } from "../../adapters/contract.ts"
+import { AdapterError } from "../../adapters/contract.ts"
+import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
+import { decodeReplayToken, encodeReplayToken } from "../../harness/ReplayToken.ts"
+import { executeScenario, runProperty } from "../../harness/Runner.ts"
+import { clampingStore, kvProperty } from "./support/kvProperty.ts"
+
+const sqlite = makeSqliteAdapter()
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
+
+describe("runner", () => {
+  it("passes a faithful implementation and counts coverage", async () => {
+    const result = await run(runProperty({ property: kvProperty(), adapter: sqlite, seed: 7, runs: 40 }))
+    expect(result.verdict).toBe("pass")
+    expect(result.runsExecuted).toBe(40)
+    expect(result.covered["KV-001"]).toBeGreaterThan(10)
+  })
+
+  it("finds the clamping bug and minimizes it to put(k, 101) then get(k)", async () => {
+    const result = await run(runProperty({ property: kvProperty({ store: clampingStore }), adapter: sqlite, seed: 7, runs: 200 }))
+    expect(result.verdict).toBe("fail")
+    const counterexample = result.counterexample!
+    expect(counterexample.divergence.requirementId).toBe("KV-001")
+    expect(counterexample.scenario).toEqual([{ op: "put", key: 0, value: 101 }, { op: "get", key: 0 }])
+    expect(counterexample.trace.steps.map((step) => step.operation)).toEqual(["put", "get"])
+    expect(counterexample.trace.steps[1]!.implementation).toBe(100)
+    expect(counterexample.trace.steps[1]!.model).toBe(101)
+    expect(counterexample.runsToDetect).toBeGreaterThanOrEqual(1)
+  })
+
+  it("is deterministic: same seed, same result bytes apart from durations", async () => {
+    const once = await run(runProperty({ property: kvProperty({ store: clampingStore }), adapter: sqlite, seed: 99, runs: 100 }))
+    const twice = await run(runProperty({ property: kvProperty({ store: clampingStore }), adapter: sqlite, seed: 99, runs: 100 }))
+    expect(JSON.stringify({ ...once, durationMs: 0 })).toBe(JSON.stringify({ ...twice, durationMs: 0 }))
+  })
+
+  it("replays the counterexample from its token alone", async () => {
+    const property = kvProperty({ store: clampingStore })
+    const result = await run(runProperty({ property, adapter: sqlite, seed: 3, runs: 200 }))
+    const payload = await run(decodeReplayToken(result.counterexample!.replayToken))
+    expect(payload.propertyId).toBe("selftest/kv")
+    expect(payload.implementation).toBe("clamping")
+    const trace = await run(executeScenario(property, sqlite, payload.scenario))
+    expect(trace.divergence).toEqual(result.counterexample!.divergence)
+  })
+
+  it("refuses corrupt and foreign tokens with a clear error", async () => {
+    const token = encodeReplayToken({ suiteVersion: "0.1.0", propertyId: "p", implementation: "reference", adapter: "sqlite", seed: 1, path: "0", scenario: [] })
+    const flipped = token.slice(0, 10) + (token[10] === "A" ? "B" : "A") + token.slice(11)
+    const errors = await Promise.all(
+      [flipped, token.slice(0, -3), "hello", "dc9.abc.def", encodeReplayToken({ suiteVersion: "9.9.9", propertyId: "p", implementation: "reference", adapter: "sqlite", seed: 1, path: "0", scenario: [] })].map(
+        (bad) => Effect.runPromise(Effect.flip(decodeReplayToken(bad)))
+      )
+    )
+    for (const error of errors) expect(error._tag).toBe("ReplayTokenError")
+    expect(errors[0]!.message).toContain("checksum")
+    expect(errors[3]!.message).toContain("dc9")
+    expect(errors[4]!.message).toContain("suite version 9.9.9")
+    expect(errors[4]!.hint).toContain("durable-conformance@9.9.9")
+  })
+
+  it("reports an adapter that throws as error, not as a requirement failure", async () => {
+    const throwing: StorageAdapter = {
+      ...sqlite,
+      name: "throwing",
+      open: () => Effect.fail(new AdapterError({ adapter: "throwing", message: "engine exploded", hint: "none" }))
+    }
+    const result = await run(runProperty({ property: kvProperty(), adapter: throwing, seed: 1, runs: 10 }))
+    expect(result.verdict).toBe("error")
+    expect(result.error?.message).toContain("engine exploded")
+    expect(result.counterexample).toBeUndefined()
+  })
+
+  it("reports an adapter that hangs as error after the run timeout", async () => {
+    const hanging: StorageAdapter = { ...sqlite, name: "hanging", open: () => Effect.never }
+    const result = await run(runProperty({ property: kvProperty(), adapter: hanging, seed: 1, runs: 5, runTimeoutMs: 200 }))
+    expect(result.verdict).toBe("error")
+    expect(result.error?.message).toContain("within 200 ms")
+  })
+
+  it("is not-applicable when the adapter lacks a capability the property needs", async () => {
+    const result = await run(runProperty({ property: kvProperty({ needs: ["independentConnections"] }), adapter: sqlite, seed: 1, runs: 5 }))
+    expect(result.verdict).toBe("not-applicable")
+    expect(result.missingCapabilities).toEqual(["independentConnections"])
+    expect(result.runsExecuted).toBe(0)
+  })
+
+  it("rejects invalid options with a typed error", async () => {
+    const error = await Effect.runPromise(Effect.flip(runProperty({ property: kvProperty(), adapter: sqlite, seed: 1, runs: 0 })))
+    expect(error._tag).toBe("InvalidOptionsError")
+    const seedError = await Effect.runPromise(Effect.flip(runProperty({ property: kvProperty(), adapter: sqlite, seed: 2 ** 40, runs: 1 })))
+    expect(seedError.message).toContain("32-bit")
+  })
+})
