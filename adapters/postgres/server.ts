@@ -63,13 +63,21 @@ const describeCause = (cause: unknown): string => {
  */
 export const checkReachable = (url: string, connectTimeoutMs: number = DEFAULT_CONNECT_TIMEOUT_MS) => {
   const redactedUrl = redactConnectionString(url)
-  const unreachable = (cause: unknown) =>
-    new AdapterError({
+  const unreachable = (cause: unknown) => {
+    const reasonTag = (cause as { readonly reason?: { readonly _tag?: unknown } } | undefined)?.reason?._tag
+    const rejected = reasonTag === "AuthenticationError" || reasonTag === "AuthorizationError" ||
+      /database ".*" does not exist/.test(describeCause(cause))
+    return new AdapterError({
       adapter: ADAPTER,
-      message: `cannot reach the Postgres server at ${redactedUrl}: ${scrubSecrets(describeCause(cause), url)}`,
-      hint: "start the server or unset DATABASE_URL to use an embedded one",
+      message: rejected
+        ? `the Postgres server at ${redactedUrl} refused the login: ${scrubSecrets(describeCause(cause), url)}`
+        : `cannot reach the Postgres server at ${redactedUrl}: ${scrubSecrets(describeCause(cause), url)}`,
+      hint: rejected
+        ? "check the user, password and database in DATABASE_URL, or unset it to use an embedded server"
+        : "start the server or unset DATABASE_URL to use an embedded one",
       cause: scrubSecrets(String(cause), url)
     })
+  }
   return Effect.gen(function*() {
     try {
       new URL(url)
