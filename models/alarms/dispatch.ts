@@ -1,0 +1,243 @@
+/**
+ * `processDueAlarms` (R20-R27): validate options, select due rows by (wake_at, storage_id) up to
+ * `limit`, run each event's scripted handler inside a pass, acknowledge or handle the failure in
+ * its own transaction, then reconcile in a final empty transaction.
+ */
+import { acknowledge } from "./acknowledge.ts"
+import { resolveConfiguration } from "./configuration.ts"
+import { applyMutation, mutationTarget } from "./mutation.ts"
+import type { HandlerScript, Mutation, OnFailureScript, ProcessOptions, HandlerScriptEntry } from "./operations.ts"
+import { rescheduleFailed } from "./reschedule.ts"
+import type { AlarmEvent, DispatchResult, FailedDispatch, ForkedWriteOutcome, ModelError, ModelResult, ParkedReport } from "./results.ts"
+import { type ClosureOutcome, type Pass, reach, runTransaction, type StepRun } from "./run.ts"
+import { byWakeThenStorageId, decodePayload, readRow, type RowView } from "./state.ts"
+import { storageIdOf } from "./storageId.ts"
+import { resolveFailureDelay, resolveLimit } from "./validation.ts"
+
+/** Attribution of one list entry of the dispatch result. */
+export interface EntryAttribution {
+  readonly rules: ReadonlyArray<string>
+  readonly why: string
+}
+
+/** What dispatch predicts, with per-entry attribution. */
+export interface DispatchOutcome {
+  readonly result: ModelResult
+  readonly rules: ReadonlyArray<string>
+  readonly why: string
+  readonly handledWhy: ReadonlyArray<EntryAttribution>
+  readonly failedWhy: ReadonlyArray<EntryAttribution>
+  readonly parkedWhy: ReadonlyArray<EntryAttribution>
+  /** Storage ids selected as due, in dispatch order (before the stale-row skip). */
+  readonly selected: ReadonlyArray<string>
+  readonly forkedWrites: ReadonlyArray<ForkedWriteOutcome>
+}
+
+const failure = (error: ModelError): ModelResult => ({ _tag: "Failure", error })
+
+const scriptFor = (handlers: ReadonlyArray<HandlerScriptEntry>, storageId: string): HandlerScript =>
+  handlers.find((entry) => storageIdOf(entry) === storageId)?.script ?? {}
+
+/** Runs the handler's writes in order inside `pass`; false when one failed (the handler then fails). */
+const runHandlerWrites = (run: StepRun, pass: Pass, script: HandlerScript): boolean => {
+  for (const write of script.writes ?? []) {
+    const label = `handler:${pass.snapshot.storageId}`
+    const outcome: ClosureOutcome<unknown> = write.kind === "transaction"
+      ? runTransaction(run, label, pass, (draft) => {
+        for (const mutation of write.mutations) {
+          const applied = applyMutation(run, draft, pass, mutation)
+          if (!applied.ok) return applied
+        }
+        return write.closureFails === true
+          ? { ok: false, error: { _tag: "ClosureFailure", reason: "the closure failed" }, rules: ["R4"], why: "closure failed" }
+          : { ok: true, value: null }
+      })
+      : runTransaction(run, label, pass, (draft) => applyMutation(run, draft, pass, write))
+    if (!outcome.ok) return false
+  }
+  return true
+}
+
+/** The failure action and delay `onFailure` yields (R24); `abort` is re-raised after the reschedule. */
+const failureAction = (
+  script: OnFailureScript,
+  baseDelayMs: number,
+  minimumRetryDelayMs: number
+): { readonly mode: "retry" | "skip"; readonly delayMs: number; readonly abort: ModelError | null; readonly rules: ReadonlyArray<string> } => {
+  switch (script.kind) {
+    case "none":
+    case "returnsVoid":
+    case "retry":
+      return { mode: "retry", delayMs: baseDelayMs, abort: null, rules: ["R24"] }
+    case "skipAndAdvanceRepeat":
+      return { mode: "skip", delayMs: baseDelayMs, abort: null, rules: ["R24"] }
+    case "fails":
+      return { mode: "retry", delayMs: baseDelayMs, abort: { _tag: "OnFailureFailure", reason: "onFailure failed" }, rules: ["R24", "H3"] }
+    case "retryAfter": {
+      const delay = resolveFailureDelay(script.retryFailedAfterMs, minimumRetryDelayMs)
+      return delay.ok
+        ? { mode: "retry", delayMs: delay.delayMs, abort: null, rules: ["R24"] }
+        : { mode: "retry", delayMs: baseDelayMs, abort: { _tag: "InvalidProcessDueAlarmsOptionsError", reason: delay.reason }, rules: ["R24"] }
+    }
+  }
+}
+
+/** Runs `processDueAlarms` at `run.nowMs`. Throws `CrashSignal` on an injected crash. */
+export const processDueAlarms = (
+  run: StepRun,
+  options: ProcessOptions,
+  handlers: ReadonlyArray<HandlerScriptEntry>
+): DispatchOutcome => {
+  const empty = { handledWhy: [], failedWhy: [], parkedWhy: [], selected: [], forkedWrites: [] }
+  const resolved = resolveConfiguration(run.state.configuration)
+  if (!resolved.ok) {
+    reach(run, "invalidConfigurationRejected")
+    return { ...empty, result: failure({ _tag: "InvalidScheduleConfigurationError", reason: resolved.reason }), rules: ["R1", "R20"], why: `the configuration is invalid (${resolved.reason}); rejected before any row is touched` }
+  }
+  const configuration = resolved.configuration
+  const limit = resolveLimit(options.limit)
+  if (!limit.ok) {
+    reach(run, "invalidOptionsRejected")
+    return { ...empty, result: failure({ _tag: "InvalidProcessDueAlarmsOptionsError", reason: limit.reason }), rules: ["R20"], why: `${limit.reason}; rejected before any row is touched` }
+  }
+  const base = resolveFailureDelay(options.retryFailedAfterMs ?? configuration.minimumRetryDelayMs, configuration.minimumRetryDelayMs)
+  if (!base.ok) {
+    reach(run, "invalidOptionsRejected")
+    return { ...empty, result: failure({ _tag: "InvalidProcessDueAlarmsOptionsError", reason: base.reason }), rules: ["R20"], why: `${base.reason}; rejected before any row is touched` }
+  }
+  if (options.retryFailedAfterMs !== undefined) reach(run, "retryFailedAfterUsed")
+  const startRows = run.state.rows
+  const allDue = Object.keys(startRows)
+    .map((storageId) => readRow(startRows, storageId)!)
+    .filter((row) => row.wakeAtMs <= run.nowMs)
+    .sort(byWakeThenStorageId)
+  const due = allDue.slice(0, limit.limit)
+  if (allDue.length > due.length) reach(run, "limitLeftover")
+  if (due.length > 1) reach(run, "dispatchedInOrder")
+  if (due.length > 0 && Object.values(startRows).some((row) => row.runAtMs <= run.nowMs && row.wakeAtMs > run.nowMs)) {
+    reach(run, "backingOffRowNotBlocking")
+  }
+  const handled: Array<AlarmEvent> = []
+  const failed: Array<FailedDispatch> = []
+  const parked: Array<ParkedReport> = []
+  const handledWhy: Array<EntryAttribution> = []
+  const failedWhy: Array<EntryAttribution> = []
+  const forked: Array<{ readonly pass: Pass; readonly mutation: Mutation }> = []
+  let aborted: { readonly error: ModelError; readonly rules: ReadonlyArray<string>; readonly why: string } | null = null
+
+  for (const snapshot of due) {
+    const current = readRow(run.state.rows, snapshot.storageId)
+    if (current === undefined || current.revision !== snapshot.revision) {
+      reach(run, "staleRowSkipped")
+      continue
+    }
+    if (snapshot.revision === 0) reach(run, "legacyRowFired")
+    const script = scriptFor(handlers, snapshot.storageId)
+    const pass: Pass = { snapshot, active: true, parked, schedules: 0 }
+    const decoded = decodePayload(snapshot.payloadText)
+    const event: AlarmEvent | null = decoded.ok
+      ? { id: snapshot.alarmId, tag: snapshot.tag, payload: decoded.payload, scheduledAtMs: snapshot.runAtMs }
+      : null
+    let succeeded = false
+    let failureRules: ReadonlyArray<string> = ["R22", "R24"]
+    let failureWhy = "the handler failed"
+    if (event === null) {
+      reach(run, "undecodablePayloadFailed")
+      failureRules = ["R22", "R29"]
+      failureWhy = "the stored payload could not be decoded, so the failure path runs without an event"
+    } else if (run.state.knownTags !== null && !run.state.knownTags.includes(snapshot.tag)) {
+      reach(run, "unknownStoredTagFailed")
+      failureRules = ["R29"]
+      failureWhy = "the stored tag has no typed definition, which is a handler failure"
+    } else {
+      const writesOk = runHandlerWrites(run, pass, script)
+      if (script.forkedWrite !== undefined) forked.push({ pass, mutation: script.forkedWrite })
+      succeeded = writesOk && (script.outcome ?? "succeed") === "succeed"
+      if (!writesOk) failureWhy = "a write of the handler failed, so the handler failed"
+    }
+    pass.active = false
+    const label = snapshot.storageId
+    if (succeeded && event !== null) {
+      const ack = runTransaction(run, `acknowledge:${label}`, null, (draft) => ({ ok: true, value: acknowledge(run, draft, snapshot, configuration) }))
+      if (!ack.ok) {
+        aborted = { error: ack.error, rules: ack.rules, why: ack.why }
+        break
+      }
+      handled.push(event)
+      handledWhy.push(
+        ack.value === "noOp"
+          ? { rules: ["R22", "R23", "E6", "H1"], why: "handled; the handler wrote its own row, so the acknowledgement was a no-op" }
+          : ack.value === "deleted"
+          ? { rules: ["R22", "R23"], why: "handled; the one-shot row was deleted" }
+          : { rules: ["R22", "R23"], why: "handled; the repeat advanced to now + interval with a fresh budget" }
+      )
+      continue
+    }
+    failed.push({ event })
+    failedWhy.push({ rules: failureRules, why: failureWhy })
+    const action = failureAction(script.onFailure ?? { kind: "none" }, base.delayMs, configuration.minimumRetryDelayMs)
+    const failurePass: Pass = { snapshot, active: true, parked, schedules: 0 }
+    const handledFailure = runTransaction(run, `failure:${label}`, failurePass, (draft) => {
+      if (action.mode === "skip") {
+        const effect = acknowledge(run, draft, snapshot, configuration)
+        reach(run, snapshot.repeatEveryMs === null ? "skipAndAdvanceOneShotDeleted" : "skipAndAdvanceRepeat")
+        return { ok: true, value: effect }
+      }
+      return { ok: true, value: rescheduleFailed(run, draft, snapshot, action.delayMs, configuration) }
+    })
+    if (!handledFailure.ok) {
+      aborted = { error: handledFailure.error, rules: handledFailure.rules, why: handledFailure.why }
+      break
+    }
+    if (action.abort !== null) {
+      if (action.abort._tag === "OnFailureFailure") reach(run, "onFailureFailed")
+      else reach(run, "invalidActionDelayFellBack")
+      aborted = {
+        error: action.abort,
+        rules: action.rules,
+        why: action.abort._tag === "OnFailureFailure"
+          ? "onFailure failed: the row was still rescheduled with the base delay, then the error aborted the batch"
+          : "the action's retryFailedAfter is invalid: the row was rescheduled with the base delay, then the call failed"
+      }
+      break
+    }
+  }
+
+  let result: ModelResult
+  let rules: ReadonlyArray<string>
+  let why: string
+  if (aborted === null) {
+    const final = runTransaction(run, "reconcile", null, () => ({ ok: true, value: null }))
+    if (final.ok) {
+      const value: DispatchResult = { handled, failed, parked }
+      result = { _tag: "Success", value }
+      rules = ["R21", "R22", "R26"]
+      why = `dispatched ${handled.length + failed.length} of ${due.length} selected due rows (limit ${limit.limit})`
+    } else {
+      result = failure(final.error)
+      rules = final.rules
+      why = final.why
+    }
+  } else {
+    result = failure(aborted.error)
+    rules = aborted.rules
+    why = aborted.why
+  }
+
+  const forkedWrites: Array<ForkedWriteOutcome> = []
+  for (const { pass, mutation } of forked) {
+    const outcome = runTransaction(run, `forked:${mutationTarget(mutation)}`, pass, (draft) => applyMutation(run, draft, pass, mutation))
+    if (outcome.ok && mutation.kind === "cancelAlarm") reach(run, "forkedCancelAfterPass")
+    forkedWrites.push({ ok: outcome.ok, error: outcome.ok ? null : outcome.error })
+  }
+  return {
+    result,
+    rules,
+    why,
+    handledWhy,
+    failedWhy,
+    parkedWhy: parked.map(() => ({ rules: ["R27", "R18", "E8"], why: "newly parked in this call; reported once after commit" })),
+    selected: due.map((row: RowView) => row.storageId),
+    forkedWrites
+  }
+}

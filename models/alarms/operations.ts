@@ -1,0 +1,117 @@
+/**
+ * Operations the model steps through: plain JSON data, one per public call or environment change.
+ */
+import type { Json } from "../../harness/Property.ts"
+import type { ScheduleConfigurationInput } from "./configuration.ts"
+import type { AlarmRef } from "./storageId.ts"
+
+/**
+ * Payloads containing an object with this own key stand for a value the implementation cannot encode
+ * as JSON (the property substitutes e.g. a bigint); the model predicts `InvalidAlarmPayloadError`.
+ */
+export const UNENCODABLE_PAYLOAD_KEY = "$unencodable"
+
+/** Input of `scheduleAlarm` / `scheduleAlarmEarlier`; times in epoch ms, `repeatEveryMs` a duration in ms. */
+export interface ScheduleInput extends AlarmRef {
+  readonly payload: Json
+  readonly runAtMs: number
+  readonly repeatEveryMs?: number
+  /** Monotonic source cursor: a non-negative integer. */
+  readonly progress?: number
+}
+
+/** One handle mutation inside a transaction (or a handler's standalone call). */
+export type Mutation =
+  | { readonly kind: "scheduleAlarm"; readonly input: ScheduleInput }
+  | { readonly kind: "scheduleAlarmEarlier"; readonly input: ScheduleInput }
+  | { readonly kind: "cancelAlarm"; readonly ref: AlarmRef }
+
+/**
+ * A mutation inside a `transaction` closure. `misuse` (R5): `forkedFiber` calls the handle from a fiber
+ * the closure forked (rejected; the closure catches the error and goes on); `afterTransaction` keeps the
+ * handle and calls it after the transaction ended (rejected, writes nothing).
+ */
+export type TransactionMutation = Mutation & { readonly misuse?: "forkedFiber" | "afterTransaction" }
+
+/**
+ * A fault injected into the `transaction`-th storage transaction (1-based) this operation runs
+ * (see `StepOutcome.transactions` for the order). `inside`: process crash before commit (nothing
+ * commits; the operation stops; the service is rebuilt). `afterCommit`: crash after commit, before
+ * the park reports (committed, reports lost; the operation stops; the service is rebuilt).
+ * `setAlarmFails`: the platform alarm write fails, so the transaction rolls back with
+ * `StorageOperationError` (no crash).
+ */
+export interface TransactionFault {
+  readonly transaction: number
+  readonly phase: "inside" | "afterCommit" | "setAlarmFails"
+}
+
+/** What a handler does during its pass: a standalone call, or an explicit transaction. */
+export type HandlerWrite =
+  | Mutation
+  | { readonly kind: "transaction"; readonly mutations: ReadonlyArray<Mutation>; readonly closureFails?: boolean }
+
+/** What `onFailure` does for a failed event (default `none`: no onFailure given, i.e. `retry`). */
+export type OnFailureScript =
+  | { readonly kind: "none" }
+  | { readonly kind: "returnsVoid" }
+  | { readonly kind: "retry" }
+  | { readonly kind: "retryAfter"; readonly retryFailedAfterMs: number }
+  | { readonly kind: "skipAndAdvanceRepeat" }
+  | { readonly kind: "fails" }
+
+/**
+ * A handler's behaviour for one event: `writes` run in order (the first failing write makes the handler
+ * fail), then `outcome` (default `succeed`). `forkedWrite` is attempted by a fiber the handler forked,
+ * after the whole `processDueAlarms` call returned (the pass has ended).
+ */
+export interface HandlerScript {
+  readonly writes?: ReadonlyArray<HandlerWrite>
+  readonly outcome?: "succeed" | "fail"
+  readonly onFailure?: OnFailureScript
+  readonly forkedWrite?: Mutation
+}
+
+/** A handler script for the event of one alarm (events without a script succeed with no writes). */
+export interface HandlerScriptEntry extends AlarmRef {
+  readonly script: HandlerScript
+}
+
+/** Options of `processDueAlarms`; `retryFailedAfterMs` is the failure base delay. */
+export interface ProcessOptions {
+  readonly limit?: number
+  readonly retryFailedAfterMs?: number
+}
+
+/** Every operation the model understands. `nowMs` is the virtual clock when the call runs. */
+export type Operation =
+  | {
+    readonly kind: "scheduleAlarm" | "scheduleAlarmEarlier"
+    readonly nowMs: number
+    readonly input: ScheduleInput
+    readonly fault?: TransactionFault
+    readonly reporterFails?: boolean
+  }
+  | { readonly kind: "cancelAlarm"; readonly nowMs: number; readonly ref: AlarmRef; readonly fault?: TransactionFault }
+  | { readonly kind: "getAlarmStatus"; readonly ref: AlarmRef }
+  | {
+    readonly kind: "transaction"
+    readonly nowMs: number
+    readonly mutations: ReadonlyArray<TransactionMutation>
+    /** The closure fails (after its mutations) with its own error: nothing commits. */
+    readonly closureFails?: boolean
+    readonly fault?: TransactionFault
+    readonly reporterFails?: boolean
+  }
+  | {
+    readonly kind: "processDueAlarms"
+    readonly nowMs: number
+    readonly options?: ProcessOptions
+    readonly handlers?: ReadonlyArray<HandlerScriptEntry>
+    readonly fault?: TransactionFault
+    readonly reporterFails?: boolean
+  }
+  /** The ambient `ScheduleConfiguration` reference changes (captured defaults stay until a rebuild). */
+  | { readonly kind: "configure"; readonly configuration: ScheduleConfigurationInput }
+  /** The service is rebuilt from storage (restart): captured defaults := the ambient reference. */
+  | { readonly kind: "rebuildService" }

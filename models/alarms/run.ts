@@ -1,0 +1,164 @@
+/**
+ * The mutable scratchpad of one `step` (never visible outside it) and the storage-transaction runner:
+ * draft, closure, fault, commit, reconcile the platform alarm (R6), then report new parking (R27).
+ */
+import type { ModelError, ParkedReport } from "./results.ts"
+import type { Situation } from "./situations.ts"
+import {
+  type ModelState,
+  platformAlarmFor,
+  type Provenance,
+  readRow,
+  type ReporterCall,
+  type RowView,
+  type ScheduledRow
+} from "./state.ts"
+import type { TransactionFault } from "./operations.ts"
+
+/** A handler pass (R22): the row snapshot read at batch start, whether it is still running, the batch's parked list. */
+export interface Pass {
+  readonly snapshot: RowView
+  active: boolean
+  readonly parked: Array<ParkedReport>
+  /** Schedules made in this pass so far (for the "charged once per pass" situation). */
+  schedules: number
+}
+
+/** One storage transaction the step ran, in order. */
+export interface TransactionRecord {
+  /** 1-based position among this step's transactions; what `TransactionFault.transaction` counts. */
+  readonly ordinal: number
+  /** e.g. `scheduleAlarm`, `transaction`, `handler:<storageId>`, `acknowledge:<storageId>`, `failure:<storageId>`, `reconcile`, `forked:<storageId>`. */
+  readonly label: string
+  readonly outcome: "committed" | "rolledBack" | "crashedInside" | "crashedAfterCommit"
+  /** Platform alarm after the transaction (unchanged when it did not commit). */
+  readonly platformAlarmMs: number | null
+}
+
+/** The uncommitted rows a transaction closure edits. */
+export interface TransactionDraft {
+  rows: Record<string, ScheduledRow>
+  nextRevision: number
+  forgotten: Record<string, Provenance>
+  /** Storage ids queued for a park report (R18). */
+  readonly reports: Array<string>
+}
+
+/** A closure's outcome: success, or a failure that rolls the transaction back. */
+export type ClosureOutcome<A> =
+  | { readonly ok: true; readonly value: A }
+  | { readonly ok: false; readonly error: ModelError; readonly rules: ReadonlyArray<string>; readonly why: string }
+
+/** Thrown (inside the model only) when an injected crash stops the operation. */
+export class CrashSignal {
+  constructor(readonly transaction: number, readonly phase: "inside" | "afterCommit") {}
+}
+
+/** The scratchpad of one step. */
+export interface StepRun {
+  state: ModelState
+  readonly nowMs: number
+  readonly fault: TransactionFault | undefined
+  readonly reporterFails: boolean
+  readonly transactions: Array<TransactionRecord>
+  readonly reporterCalls: Array<ReporterCall>
+  readonly situations: Set<Situation>
+}
+
+/** Starts a scratchpad for one step. */
+export const startRun = (
+  state: ModelState,
+  nowMs: number,
+  fault: TransactionFault | undefined,
+  reporterFails: boolean
+): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set() })
+
+/** Records that the step reached `situation`. */
+export const reach = (run: StepRun, situation: Situation): void => {
+  run.situations.add(situation)
+}
+
+/** The closure failure for an error, with its rules and one sentence. */
+export const failWith = (
+  error: ModelError,
+  rules: ReadonlyArray<string>,
+  why: string
+): { readonly ok: false; readonly error: ModelError; readonly rules: ReadonlyArray<string>; readonly why: string } => ({
+  ok: false,
+  error,
+  rules,
+  why
+})
+
+/**
+ * Runs one storage transaction: the closure edits a draft; a failure or `setAlarmFails` rolls back;
+ * a commit reconciles the platform alarm, then park reports go to `pass.parked` (if any) and the reporter.
+ * Throws `CrashSignal` for the crash faults.
+ */
+export const runTransaction = <A>(
+  run: StepRun,
+  label: string,
+  pass: Pass | null,
+  closure: (draft: TransactionDraft) => ClosureOutcome<A>
+): ClosureOutcome<A> => {
+  const ordinal = run.transactions.length + 1
+  const fault = run.fault !== undefined && run.fault.transaction === ordinal ? run.fault.phase : undefined
+  const before = run.state.platformAlarmMs
+  if (fault === "inside") {
+    run.transactions.push({ ordinal, label, outcome: "crashedInside", platformAlarmMs: before })
+    run.situations.add("crashInsideTransaction")
+    throw new CrashSignal(ordinal, "inside")
+  }
+  const draft: TransactionDraft = {
+    rows: { ...run.state.rows },
+    nextRevision: run.state.nextRevision,
+    forgotten: { ...run.state.forgotten },
+    reports: []
+  }
+  const outcome = closure(draft)
+  if (!outcome.ok) {
+    run.transactions.push({ ordinal, label, outcome: "rolledBack", platformAlarmMs: before })
+    return outcome
+  }
+  if (fault === "setAlarmFails") {
+    run.transactions.push({ ordinal, label, outcome: "rolledBack", platformAlarmMs: before })
+    run.situations.add("setAlarmFailureRolledBack")
+    return failWith(
+      { _tag: "StorageOperationError", reason: "setAlarmFailed" },
+      ["R6"],
+      "the platform alarm write failed, so the whole transaction rolled back"
+    )
+  }
+  const platformAlarmMs = platformAlarmFor(draft.rows)
+  run.state = { ...run.state, rows: draft.rows, nextRevision: draft.nextRevision, forgotten: draft.forgotten, platformAlarmMs }
+  run.situations.add(platformAlarmMs === null ? "platformAlarmDeleted" : "platformAlarmSet")
+  if (fault === "afterCommit") {
+    run.transactions.push({ ordinal, label, outcome: "crashedAfterCommit", platformAlarmMs })
+    run.situations.add("crashAfterCommit")
+    if (draft.reports.length > 0) run.situations.add("parkReportLost")
+    throw new CrashSignal(ordinal, "afterCommit")
+  }
+  run.transactions.push({ ordinal, label, outcome: "committed", platformAlarmMs })
+  reportParked(run, draft.reports, pass)
+  return outcome
+}
+
+/**
+ * After commit (R27): for each queued id once, re-read; skip if gone, not parked or without retry_at
+ * (E9); else a content-free report `{attempts, retryAt = max(run_at, retry_at)}` (E8) to the pass's
+ * parked list and to the reporter (whose failure is swallowed).
+ */
+export const reportParked = (run: StepRun, storageIds: ReadonlyArray<string>, pass: Pass | null): void => {
+  for (const storageId of new Set(storageIds)) {
+    const row = readRow(run.state.rows, storageId)
+    if (row === undefined || !row.parked || row.retryAtMs === null) {
+      run.situations.add("parkReportSkipped")
+      continue
+    }
+    const report: ParkedReport = { attempts: row.attempts, retryAtMs: Math.max(row.runAtMs, row.retryAtMs) }
+    pass?.parked.push(report)
+    run.reporterCalls.push({ ...report, reporterFailed: run.reporterFails })
+    run.situations.add("parkReported")
+    if (run.reporterFails) run.situations.add("reporterFailed")
+  }
+}
