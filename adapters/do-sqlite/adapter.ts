@@ -1,0 +1,151 @@
+/**
+ * The `do-sqlite` storage adapter: Cloudflare Durable Object SQLite, inside real workerd.
+ *
+ * It only works where `ctx.storage.sql` exists, that is inside a Durable Object; the property runner
+ * runs there too (see `ConformanceObject.ts`). From Node, `host.ts` starts workerd through Miniflare
+ * and asks the object to run properties.
+ *
+ * One Durable Object is one database, so `open()` wipes the object's storage (tables and platform
+ * alarm) and allows one open database at a time. The platform alarm is the object's real alarm.
+ */
+import type { DurableObjectState, DurableObjectStorage } from "@cloudflare/workers-types"
+import * as SqliteClient from "@effect/sql-sqlite-do/SqliteClient"
+import doSqlitePackage from "@effect/sql-sqlite-do/package.json" with { type: "json" }
+import { Effect } from "effect"
+import type { Scope } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import type { SqlClient } from "effect/sql"
+import { SqlError, UnknownError } from "effect/sql/SqlError"
+import type { AdapterCapabilities, AdapterFingerprint, IsolatedDatabase, PlatformAlarm, StorageAdapter } from "../contract.ts"
+import { AdapterError } from "../contract.ts"
+import { classifyingStorage } from "./classifyingStorage.ts"
+
+/** Adapter name used on the command line and in reports. */
+export const DO_SQLITE_ADAPTER_NAME = "do-sqlite"
+
+/** What Durable Object SQLite can do (checked by the workerd tests in `test/workerd/`). */
+export const doSqliteCapabilities: AdapterCapabilities = {
+  // One object, one SQLite connection; requests to it are serialized by the runtime.
+  independentConnections: false,
+  rowLocks: false,
+  snapshotReads: false,
+  // Nested `withTransaction` calls become nested `storage.transaction()` calls, which roll back alone.
+  savepoints: true,
+  platformAlarm: "native"
+}
+
+/**
+ * Shift between the harness's virtual epoch and the object's real alarm slot: 100 years.
+ *
+ * Virtual time starts near epoch 0, and workerd delivers an alarm whose time has passed at once, on its
+ * own, deleting it from the slot. Storing `virtualMs + horizon` keeps every alarm a run sets in the
+ * real future, so only an explicit delivery (`runDurableObjectAlarm`) fires it.
+ */
+export const NATIVE_ALARM_HORIZON_MS = 3_155_760_000_000
+
+/** Options for `makeDoSqliteAdapter`. */
+export interface DoSqliteAdapterOptions {
+  /** Version of the workerd binary, for the fingerprint (workerd cannot report it from inside). */
+  readonly workerdVersion?: string
+  /** See `NATIVE_ALARM_HORIZON_MS`; 0 stores virtual times unchanged. */
+  readonly alarmHorizonMs?: number
+}
+
+const adapterError = (message: string, hint: string, cause?: unknown) =>
+  new AdapterError({ adapter: DO_SQLITE_ADAPTER_NAME, message, hint, cause })
+
+const storageSqlError = (operation: string) => (cause: unknown) =>
+  new SqlError({ reason: new UnknownError({ cause, message: `Durable Object storage ${operation} failed`, operation }) })
+
+/**
+ * An `effect/sql` client over the object's SQLite storage (no wiping). Unique and other constraint
+ * violations are classified (`UniqueViolation`, `ConstraintError`); `withTransaction` runs inside
+ * `storage.transaction()`, so a failure or interruption rolls back every write of the transaction,
+ * platform alarm changes included.
+ */
+export const makeDoSqlClient = (storage: DurableObjectStorage): Effect.Effect<SqlClient.SqlClient, never, Scope.Scope> =>
+  SqliteClient.make({ storage: classifyingStorage(storage) }).pipe(Effect.provide(Reactivity.layer))
+
+/** The object's real alarm slot, shifted by `horizonMs` (see `NATIVE_ALARM_HORIZON_MS`). */
+export const nativePlatformAlarm = (storage: DurableObjectStorage, horizonMs: number = NATIVE_ALARM_HORIZON_MS): PlatformAlarm => ({
+  get: Effect.tryPromise({
+    try: () => storage.getAlarm(),
+    catch: storageSqlError("getAlarm")
+  }).pipe(Effect.map((stored) => (stored === null ? null : stored - horizonMs))),
+  set: (epochMs: number) =>
+    Effect.tryPromise({
+      try: () => storage.setAlarm(Math.trunc(epochMs) + horizonMs),
+      catch: storageSqlError("setAlarm")
+    }),
+  delete: Effect.tryPromise({
+    try: () => storage.deleteAlarm(),
+    catch: storageSqlError("deleteAlarm")
+  })
+})
+
+/** Deletes every table, key and the alarm of the object: the state of a never-used object. */
+export const wipeStorage = (storage: DurableObjectStorage): Effect.Effect<void, AdapterError> =>
+  Effect.tryPromise({
+    try: async () => {
+      await storage.deleteAlarm()
+      await storage.deleteAll()
+    },
+    catch: (cause) =>
+      adapterError(
+        "could not wipe the Durable Object's storage",
+        "check that the Durable Object class is declared in new_sqlite_classes (SQLite-backed)",
+        cause
+      )
+  })
+
+/**
+ * The `do-sqlite` adapter bound to one Durable Object (`ctx` of the object the runner runs in).
+ * `open()` gives a fresh empty database by wiping the object's storage, at open and again at close.
+ */
+export const makeDoSqliteAdapter = (ctx: DurableObjectState, options: DoSqliteAdapterOptions = {}): StorageAdapter => {
+  const storage = ctx.storage
+  const horizonMs = options.alarmHorizonMs ?? NATIVE_ALARM_HORIZON_MS
+  let openDatabases = 0
+
+  const fingerprint: AdapterFingerprint = {
+    name: DO_SQLITE_ADAPTER_NAME,
+    adapterVersion: `@effect/sql-sqlite-do ${doSqlitePackage.version}`,
+    engine: "do-sqlite",
+    // `sqlite_version()` is not authorized inside Durable Objects, so the workerd version stands for it.
+    engineVersion: options.workerdVersion === undefined ? "workerd (version not reported)" : `workerd ${options.workerdVersion}`,
+    dialect: "sqlite",
+    capabilities: doSqliteCapabilities
+  }
+
+  const claim = Effect.suspend(() => {
+    if (openDatabases > 0) {
+      return Effect.fail(adapterError(
+        "a do-sqlite database is already open in this Durable Object",
+        "a Durable Object holds one database: close the previous scope before opening another"
+      ))
+    }
+    openDatabases += 1
+    return Effect.void
+  })
+  const releaseClaim = Effect.sync(() => {
+    openDatabases -= 1
+  })
+
+  const open = (): Effect.Effect<IsolatedDatabase, AdapterError, Scope.Scope> =>
+    Effect.gen(function*() {
+      yield* Effect.acquireRelease(
+        Effect.andThen(claim, wipeStorage(storage).pipe(Effect.onError(() => releaseClaim))),
+        () => Effect.ignore(wipeStorage(storage)).pipe(Effect.andThen(releaseClaim))
+      )
+      const sql = yield* makeDoSqlClient(storage)
+      return { sql, connections: [sql], platformAlarm: nativePlatformAlarm(storage, horizonMs) }
+    })
+
+  return {
+    name: DO_SQLITE_ADAPTER_NAME,
+    dialect: "sqlite",
+    capabilities: doSqliteCapabilities,
+    fingerprint: Effect.succeed(fingerprint),
+    open
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * What a real platform alarm delivery does inside the conformance Durable Object.
+ *
+ * workerd calls the object's `alarm()` when its alarm fires (in tests: `runDurableObjectAlarm(stub)`
+ * from `cloudflare:test`). The object then runs every registered handler, in registration order, with
+ * a SQL client over its storage and its platform alarm slot. A subject registers its dispatch here
+ * (the alarms subject: "process the due alarms"), so tests can watch real deliveries.
+ */
+import type { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { PlatformAlarm } from "../contract.ts"
+
+/** Everything a handler gets for one delivery. */
+export interface AlarmDelivery {
+  /** A client over the object's SQLite storage (the same tables a running property wrote). */
+  readonly sql: SqlClient.SqlClient
+  /** The object's platform alarm slot (already cleared by workerd for this delivery; a handler may set it again). */
+  readonly platformAlarm: PlatformAlarm
+  /** workerd's retry counter: 0 on the first attempt. */
+  readonly retryCount: number
+  readonly isRetry: boolean
+  /** The virtual time the alarm was set for, when workerd reports it (not for forced test deliveries). */
+  readonly scheduledAtMs: number | null
+}
+
+/** One delivery's work. A failure makes `alarm()` throw, so workerd retries the alarm. */
+export type AlarmHandler = (delivery: AlarmDelivery) => Effect.Effect<void, unknown>
+
+/** Most handlers that may be registered at once (one per subject is the expected use). */
+export const MAX_ALARM_HANDLERS = 16
+
+const handlers = new Map<string, AlarmHandler>()
+
+/**
+ * Registers `handler` under `name` (replacing an earlier one of that name) and returns a function
+ * that removes it again. Throws when `MAX_ALARM_HANDLERS` different names are registered.
+ */
+export const registerAlarmHandler = (name: string, handler: AlarmHandler): () => void => {
+  if (!handlers.has(name) && handlers.size >= MAX_ALARM_HANDLERS) {
+    throw new Error(`at most ${MAX_ALARM_HANDLERS} alarm handlers may be registered; unregister one first`)
+  }
+  handlers.set(name, handler)
+  return () => {
+    if (handlers.get(name) === handler) handlers.delete(name)
+  }
+}
+
+/** The registered handlers, in registration order, with their names. */
+export const registeredAlarmHandlers = (): ReadonlyArray<readonly [string, AlarmHandler]> => [...handlers.entries()]

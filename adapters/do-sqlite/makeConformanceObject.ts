@@ -1,0 +1,115 @@
+/**
+ * The Durable Object class in which do-sqlite properties run.
+ *
+ * Durable Object SQLite exists only inside the object, so the runner, the property and the subject's
+ * implementation all run there, against `makeDoSqliteAdapter(this.ctx)`. The class is built from a
+ * property lookup so the shipped object (`ConformanceObject.ts`, the suite's registry) and test objects
+ * (with test-only properties) share one implementation.
+ */
+import type { AlarmInvocationInfo } from "@cloudflare/workers-types"
+import { DurableObject } from "cloudflare:workers"
+import { Cause, Effect, Exit } from "effect"
+import type { AdapterFingerprint, HostedRunRequest, StorageAdapter } from "../contract.ts"
+import type { PropertyDefinition } from "../../harness/Property.ts"
+import { runProperty } from "../../harness/Runner.ts"
+import type { PropertyRun } from "../../harness/RunResult.ts"
+import { makeDoSqliteAdapter, makeDoSqlClient, nativePlatformAlarm, NATIVE_ALARM_HORIZON_MS } from "./adapter.ts"
+import { registeredAlarmHandlers } from "./alarmHandlers.ts"
+import { encodeHostedError } from "./hostedErrors.ts"
+
+/** Bindings the conformance object reads. */
+export interface ConformanceEnv {
+  /** Version of the workerd binary (set by the host; workerd cannot report it from inside). */
+  readonly WORKERD_VERSION?: string
+}
+
+/** Finds a registered property by id. */
+export type PropertyLookup = (propertyId: string) => PropertyDefinition<any> | undefined
+
+/** Most property runs that may wait for this object at once; runs execute one after another. */
+export const MAX_QUEUED_RUNS = 64
+
+const describeCause = (cause: Cause.Cause<unknown>): { message: string; hint: string } => {
+  const error = Cause.squash(cause)
+  if (typeof error === "object" && error !== null && "message" in error) {
+    const hint = "hint" in error && typeof error.hint === "string" ? error.hint : "rerun with --verbose for the stack"
+    return { message: String(error.message), hint }
+  }
+  return { message: String(error), hint: "rerun with --verbose for the stack" }
+}
+
+const isHostedRunRequest = (value: unknown): value is HostedRunRequest =>
+  typeof value === "object" && value !== null &&
+  typeof (value as HostedRunRequest).propertyId === "string" &&
+  typeof (value as HostedRunRequest).seed === "number" &&
+  typeof (value as HostedRunRequest).runs === "number"
+
+/** Builds the conformance Durable Object class over `findProperty`. */
+export const makeConformanceObject = (findProperty: PropertyLookup) =>
+  class ConformanceObjectBase extends DurableObject<ConformanceEnv> {
+    /** Runs are serialized: the object holds one database, and each scenario wipes it. */
+    #tail: Promise<unknown> = Promise.resolve()
+    #queued = 0
+
+    /** The do-sqlite adapter bound to this object. */
+    adapter(): StorageAdapter {
+      const workerdVersion = this.env.WORKERD_VERSION
+      return makeDoSqliteAdapter(this.ctx, workerdVersion === undefined ? {} : { workerdVersion })
+    }
+
+    /** RPC: what this object certifies (adapter, engine, capabilities). */
+    async fingerprint(): Promise<AdapterFingerprint> {
+      return Effect.runPromise(this.adapter().fingerprint)
+    }
+
+    /**
+     * RPC: runs a registered property here with the shared runner. Throws an `Error` whose message
+     * carries message and hint (see `hostedErrors.ts`) when the request or the run is invalid.
+     */
+    async runProperty(request: HostedRunRequest): Promise<PropertyRun> {
+      if (!isHostedRunRequest(request)) {
+        throw new Error(encodeHostedError("invalid run request", "send { propertyId: string, seed: number, runs: number }"))
+      }
+      const property = findProperty(request.propertyId)
+      if (property === undefined) {
+        throw new Error(encodeHostedError(
+          `no property ${request.propertyId} is registered in the conformance object`,
+          "list properties with `durable-conformance list`; the worker bundle may be older than the suite"
+        ))
+      }
+      if (this.#queued >= MAX_QUEUED_RUNS) {
+        throw new Error(encodeHostedError(`more than ${MAX_QUEUED_RUNS} runs are waiting for this object`, "send runs one after another"))
+      }
+      this.#queued += 1
+      const run = this.#tail.then(async () => {
+        const exit = await Effect.runPromiseExit(
+          runProperty({ property, adapter: this.adapter(), seed: request.seed, runs: request.runs })
+        )
+        if (Exit.isSuccess(exit)) return exit.value
+        const { message, hint } = describeCause(exit.cause)
+        throw new Error(encodeHostedError(message, hint))
+      }).finally(() => {
+        this.#queued -= 1
+      })
+      this.#tail = run.catch(() => undefined)
+      return run
+    }
+
+    /** A real platform alarm delivery: runs the registered handlers (see `alarmHandlers.ts`). */
+    async alarm(info?: AlarmInvocationInfo): Promise<void> {
+      const storage = this.ctx.storage
+      const handlers = registeredAlarmHandlers()
+      if (handlers.length === 0) return
+      await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const sql = yield* makeDoSqlClient(storage)
+        const delivery = {
+          sql,
+          platformAlarm: nativePlatformAlarm(storage),
+          retryCount: info?.retryCount ?? 0,
+          isRetry: info?.isRetry ?? false,
+          scheduledAtMs: info?.scheduledTime === undefined ? null : info.scheduledTime - NATIVE_ALARM_HORIZON_MS
+        }
+        for (const [, handler] of handlers) yield* handler(delivery)
+      })))
+    }
+  }
