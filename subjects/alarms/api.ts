@@ -341,7 +341,7 @@ export interface AlarmScheduler extends AlarmTransaction {
    */
   readonly transaction: <A, E, R>(
     closure: (alarms: AlarmTransaction) => Effect.Effect<A, E, R>
-  ) => Effect.Effect<A, E | StorageOperationError | InvalidScheduleConfigurationError, R>
+  ) => Effect.Effect<A, E | StorageOperationError, R>
   /**
    * Dispatch due alarms by effective wake time, then storage key (R20-R26). Handler failures do not
    * fail the call; invalid options and a failing `onFailure` do.
