@@ -6,8 +6,17 @@
 import type { PropertyDefinition } from "../harness/Property.ts"
 import { assertSuiteConsistent, type SubjectSuite } from "../harness/Suite.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
-import { adapterSuite } from "./adapter/index.ts"
+import { adapterRequirements } from "../spec/adapter.ts"
+import { adapterProperties } from "./adapter/index.ts"
 import { alarmsSuite } from "./alarms/index.ts"
+
+/** The storage adapter contract: the first suite `certify` runs on a vendor's adapter. */
+export const adapterSuite: SubjectSuite = {
+  subject: "adapter",
+  implementation: "reference",
+  requirements: adapterRequirements,
+  properties: adapterProperties
+}
 
 /** The suites in the order a run executes them: the adapter contract first. */
 export const suites: ReadonlyArray<SubjectSuite> = [adapterSuite, alarmsSuite()]
