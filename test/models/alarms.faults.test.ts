@@ -1,0 +1,138 @@
+/**
+ * The alarms model under faults and misuse: crashes, lost reports, invalid configuration, handles,
+ * detached writes, reporter failure, legacy rows, typed definitions, and the requirement catalog.
+ */
+import { describe, expect, it } from "vitest"
+import { init, SITUATION_RULES, step, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
+import { alarmRequirements, requirementsForRules } from "../../spec/alarms.ts"
+import { catalog } from "../../spec/Requirement.ts"
+import { dispatch, dispatchValue, oneShot, runAll, schedule, statusFor } from "./alarmsTestKit.ts"
+
+describe("crashes and lost reports", () => {
+  it("a crash inside a transaction commits nothing and keeps the platform alarm", () => {
+    const s0 = step(init(), schedule(0, oneShot("a", 100))).state
+    const outcome = step(s0, { kind: "scheduleAlarm", nowMs: 0, input: oneShot("b", 10), fault: { transaction: 1, phase: "inside" } })
+    expect(outcome.result).toEqual({ _tag: "Crashed", transaction: 1, phase: "inside" })
+    expect(outcome.state.rows).toEqual(s0.rows)
+    expect(outcome.state.platformAlarmMs).toBe(100)
+  })
+
+  it("a crash after commit loses the park report once and never duplicates it", () => {
+    let state = runAll(init({ configuration: { unchangedAttemptBudget: 2 } }), [schedule(0, oneShot("a", 0))]).state
+    state = step(state, dispatch(0, { "t/a": { outcome: "fail" } })).state
+    const crashed = step(state, { ...dispatch(1_000, { "t/a": { outcome: "fail" } }), fault: { transaction: 1, phase: "afterCommit" } })
+    expect(crashed.result).toEqual({ _tag: "Crashed", transaction: 1, phase: "afterCommit" })
+    expect(crashed.reporterCalls).toEqual([])
+    expect(crashed.situations).toContain("parkReportLost")
+    expect(statusFor(crashed.state, "t", "a")).toEqual({ attempts: 2, parked: true, runAtMs: 0, retryAtMs: 3_601_000 })
+    const later = step(crashed.state, dispatch(3_601_000, { "t/a": { outcome: "fail" } }))
+    expect(later.reporterCalls).toEqual([])
+    expect(later.state.reporterLog).toEqual([])
+  })
+
+  it("a failing setAlarm rolls the transaction back with StorageOperationError", () => {
+    const outcome = step(init(), { kind: "scheduleAlarm", nowMs: 0, input: oneShot("a", 5), fault: { transaction: 1, phase: "setAlarmFails" } })
+    expect(outcome.result).toEqual({ _tag: "Failure", error: { _tag: "StorageOperationError", reason: "setAlarmFailed" } })
+    expect(outcome.state.rows).toEqual({})
+  })
+
+  it("a rebuilt service recaptures the configuration defaults", () => {
+    const s0 = init({ configuration: { unchangedAttemptBudget: 2 } })
+    const changed = step(s0, { kind: "configure", configuration: {} }).state
+    expect(changed.configuration).toEqual({ captured: { unchangedAttemptBudget: 2 }, ambient: {} })
+    const rebuilt = step(changed, { kind: "rebuildService" }).state
+    expect(rebuilt.configuration).toEqual({ captured: {}, ambient: {} })
+  })
+})
+
+describe("rejections commit nothing", () => {
+  it("rejects an invalid configuration before anything commits; cancel needs no configuration", () => {
+    const s0 = step(init(), schedule(0, oneShot("a", 100))).state
+    const bad = step(s0, { kind: "configure", configuration: { parkedRetryDelayMs: 1_000 } }).state
+    const outcome = step(bad, { kind: "transaction", nowMs: 0, mutations: [{ kind: "cancelAlarm", ref: { tag: "t", id: "a" } }, { kind: "scheduleAlarm", input: oneShot("b", 1) }] })
+    expect(outcome.result._tag === "Failure" && outcome.result.error._tag).toBe("InvalidScheduleConfigurationError")
+    expect(outcome.state.rows).toEqual(s0.rows)
+    expect(outcome.state.platformAlarmMs).toBe(100)
+    expect(step(bad, dispatch(1_000)).result._tag === "Failure").toBe(true)
+    expect(step(bad, { kind: "cancelAlarm", nowMs: 0, ref: { tag: "t", id: "a" } }).state.rows).toEqual({})
+  })
+
+  it("validates in order: ref, repeat, payload, progress", () => {
+    const tagOf = (input: Parameters<typeof oneShot>[2] & { id?: string }) => {
+      const outcome = step(init(), schedule(0, { ...oneShot(input.id ?? "a", 0), ...input }))
+      return outcome.result._tag === "Failure" ? outcome.result.error._tag : "Success"
+    }
+    expect(tagOf({ id: "", repeatEveryMs: 1 })).toBe("InvalidAlarmRefError")
+    expect(tagOf({ repeatEveryMs: 59_999, payload: { [UNENCODABLE_PAYLOAD_KEY]: true } })).toBe("InvalidRepeatEveryError")
+    expect(tagOf({ payload: [{ [UNENCODABLE_PAYLOAD_KEY]: 1 }], progress: -1 })).toBe("InvalidAlarmPayloadError")
+    expect(tagOf({ progress: 1.5 })).toBe("InvalidAlarmRefError")
+    expect(tagOf({ repeatEveryMs: 60_000.2 })).toBe("Success")
+    expect(step(init(), schedule(0, oneShot("a", 0, { repeatEveryMs: 60_000.2 }))).state.rows["effect-cf-alarm:t:a"]!.repeatEveryMs).toBe(60_001)
+  })
+
+  it("rejects handles used off their fiber or after their transaction, and a closure failure rolls back", () => {
+    const misuse = step(init(), {
+      kind: "transaction",
+      nowMs: 0,
+      mutations: [{ kind: "scheduleAlarm", input: oneShot("a", 5), misuse: "forkedFiber" }, { kind: "scheduleAlarm", input: oneShot("b", 6) }, { kind: "cancelAlarm", ref: { tag: "t", id: "b" }, misuse: "afterTransaction" }]
+    })
+    expect(misuse.result).toEqual({
+      _tag: "Success",
+      value: { mutations: [{ _tag: "Failure", error: { _tag: "StorageOperationError", reason: "inactiveHandle" } }, { _tag: "Success" }, { _tag: "Failure", error: { _tag: "StorageOperationError", reason: "inactiveHandle" } }] }
+    })
+    expect(Object.keys(misuse.state.rows)).toEqual(["effect-cf-alarm:t:b"])
+    const failing = step(init(), { kind: "transaction", nowMs: 0, mutations: [{ kind: "scheduleAlarm", input: oneShot("a", 5) }], closureFails: true })
+    expect(failing.result).toEqual({ _tag: "Failure", error: { _tag: "ClosureFailure", reason: "the closure failed" } })
+    expect(failing.state.rows).toEqual({})
+    expect(failing.state.platformAlarmMs).toBeNull()
+  })
+
+  it("rejects a schedule forked by a handler after its pass ended (H4)", () => {
+    const s0 = step(init(), schedule(0, oneShot("a", 0))).state
+    const outcome = step(s0, dispatch(0, { "t/a": { forkedWrite: { kind: "scheduleAlarm", input: oneShot("z", 0) } } }))
+    expect(outcome.forkedWrites).toEqual([{ ok: false, error: { _tag: "StorageOperationError", reason: "detachedWork" } }])
+    expect(outcome.state.rows).toEqual({})
+    expect(outcome.predictions.find((p) => p.observable === "forkedWrite[0]")!.rules).toEqual(["R9", "H4"])
+  })
+})
+
+describe("reporter, legacy rows and typed definitions", () => {
+  it("swallows a failing reporter", () => {
+    const s0 = runAll(init({ configuration: { unchangedAttemptBudget: 1 } }), [schedule(0, oneShot("a", 0))]).state
+    const outcome = step(s0, { ...dispatch(0, { "t/a": { outcome: "fail" } }), reporterFails: true })
+    expect(dispatchValue(outcome).parked).toEqual([{ attempts: 1, retryAtMs: 3_600_000 }])
+    expect(outcome.reporterCalls).toEqual([{ attempts: 1, retryAtMs: 3_600_000, reporterFailed: true }])
+  })
+
+  it("fires rows written by the older schema after migration", () => {
+    const s0 = init({ legacyRows: [{ tag: "t", id: "old", runAtMs: 10, payloadText: "{\"v\":1}" }, { tag: "t", id: "bad", runAtMs: 20, payloadText: "{" }] })
+    expect(s0.platformAlarmMs).toBe(10)
+    expect(statusFor(s0, "t", "old")).toEqual({ attempts: 0, parked: false, runAtMs: 10, retryAtMs: null })
+    const outcome = step(s0, dispatch(30))
+    expect(dispatchValue(outcome)).toEqual({ handled: [{ id: "old", tag: "t", payload: { v: 1 }, scheduledAtMs: 10 }], failed: [{ event: null }], parked: [] })
+    expect(statusFor(outcome.state, "t", "bad")).toEqual({ attempts: 1, parked: false, runAtMs: 20, retryAtMs: 1_030 })
+    expect(outcome.situations).toEqual(expect.arrayContaining(["legacyRowFired", "undecodablePayloadFailed"]))
+  })
+
+  it("typed definitions reject unknown tags and fail stored unknown tags", () => {
+    const s0 = init({ knownTags: ["t"], legacyRows: [{ tag: "gone", id: "x", runAtMs: 0, payloadText: "1" }] })
+    const rejected = step(s0, schedule(0, { tag: "other", id: "a", payload: 1, runAtMs: 0 }))
+    expect(rejected.result).toEqual({ _tag: "Failure", error: { _tag: "InvalidAlarmRefError", reason: "unknown alarm tag \"other\"" } })
+    const outcome = step(s0, dispatch(0))
+    expect(dispatchValue(outcome).failed).toEqual([{ event: { id: "x", tag: "gone", payload: 1, scheduledAtMs: 0 } }])
+  })
+})
+
+describe("requirement catalog", () => {
+  it("has unique ids, one entry per rule and edge case, and the named guarantees", () => {
+    expect(catalog(alarmRequirements).size).toBe(49)
+    for (let rule = 1; rule <= 29; rule += 1) expect(requirementsForRules([`R${rule}`])[0]).toBe(`ALM-${String(rule).padStart(3, "0")}`)
+    for (let edge = 1; edge <= 10; edge += 1) expect(requirementsForRules([`E${edge}`])[0]).toBe(`ALM-${String(29 + edge).padStart(3, "0")}`)
+    expect(requirementsForRules(["R11"])).toEqual(["ALM-011", "ALM-040", "ALM-030"])
+    expect(alarmRequirements.every((r) => r.text.includes("MUST") && r.since === "0.1.0" && r.needs.length === 0)).toBe(true)
+  })
+
+  it("maps every situation to at least one requirement", () => {
+    for (const rules of Object.values(SITUATION_RULES)) expect(requirementsForRules(rules).length).toBeGreaterThan(0)
+  })
+})
