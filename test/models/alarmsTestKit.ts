@@ -24,7 +24,11 @@ export const scheduleEarlier = (nowMs: number, input: ScheduleInput): Operation 
 export const cancel = (nowMs: number, tag: string, id: string): Operation => ({ kind: "cancelAlarm", nowMs, ref: { tag, id } })
 
 /** A dispatch operation with scripts keyed `"tag/id"`. */
-export const dispatch = (nowMs: number, scripts: Record<string, HandlerScript> = {}, options?: ProcessOptions): Operation => {
+export const dispatch = (
+  nowMs: number,
+  scripts: Record<string, HandlerScript> = {},
+  options?: ProcessOptions
+): Extract<Operation, { kind: "processDueAlarms" }> => {
   const handlers: Array<HandlerScriptEntry> = Object.entries(scripts).map(([key, script]) => {
     const [tag, id] = key.split("/") as [string, string]
     return { tag, id, script }
