@@ -6,7 +6,7 @@
 import { createServer, type Server, type Socket } from "node:net"
 import { Effect, Exit, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { AdapterError, type StorageAdapter } from "../../adapters/contract.ts"
 import { makePostgresAdapter, MAX_CONNECTIONS_PER_OPEN, redactConnectionString } from "../../adapters/postgres/index.ts"
 import { pickFreeLoopbackPort } from "../../adapters/postgres/embedded.ts"
@@ -34,6 +34,12 @@ const schemaExists = (sql: SqlClient.SqlClient, name: string) =>
   )
 
 describe("postgres adapter: identity", () => {
+  it("uses the run's server from the global setup (DATABASE_URL is handed to the workers)", () => {
+    const provided = inject("postgresUrl")
+    expect(provided).toMatch(/^postgres(ql)?:\/\//)
+    expect(process.env["DATABASE_URL"]).toBe(provided)
+  })
+
   it("fingerprints the live engine and declares every capability", async () => {
     const fingerprint = await Effect.runPromise(adapter.fingerprint)
     expect(fingerprint.name).toBe("postgres")
