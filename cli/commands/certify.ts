@@ -1,0 +1,111 @@
+/**
+ * `durable-conformance certify --adapter <module | name> [--out dir]` and
+ * `durable-conformance verify-certificate <certificate.json>`.
+ *
+ * Certification runs the adapter contract and then every subject at the fixed budget with the fixed
+ * seeds, refuses filters and overrides, and writes certificate.json + certificate.html next to the usual
+ * reports. Verification checks a certificate's integrity digest, suite version and content hash, budget,
+ * and completeness against the installed suite.
+ */
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { Data, Effect } from "effect"
+import { resolveAdapters } from "../../adapters/registry.ts"
+import { CERTIFY_SEEDS } from "../../harness/Budget.ts"
+import { runConformance } from "../../harness/Conformance.ts"
+import type { AdapterResult, ConformanceReport } from "../../harness/RunResult.ts"
+import { requirementsByProperty, type SubjectSuite } from "../../harness/Suite.ts"
+import { countVerdicts, requirementResults } from "../../harness/Verdicts.ts"
+import { SUITE_VERSION } from "../../harness/SuiteVersion.ts"
+import { suites } from "../../properties/registry.ts"
+import { CERTIFICATION_BUDGET, makeCertificate, renderCertificateHtml, renderCertificateJson, verifyCertificate } from "../../reports/certificate.ts"
+import { allRequirements } from "../../spec/index.ts"
+import type { CliIo } from "../io.ts"
+import { parseCertifyOptions, UsageError } from "../options.ts"
+import { progressPrinter } from "../progress.ts"
+import { exitCodeOf, renderSummary } from "../summary.ts"
+import { currentSuiteHash, writeReports } from "../writeReports.ts"
+
+/** A certificate file could not be read or did not verify. */
+export class CertificateError extends Data.TaggedError("CertificateError")<{ readonly message: string; readonly hint: string }> {}
+
+/** Merges the reports of several seeds: every property run counts, verdicts are recomputed over all of them. */
+export const mergeSeedReports = (reports: ReadonlyArray<ConformanceReport>, certified: ReadonlyArray<SubjectSuite>): ConformanceReport => {
+  const first = reports[0]!
+  const byProperty = requirementsByProperty(certified)
+  const requirements = certified.flatMap((suite) => suite.requirements)
+  const adapters: Array<AdapterResult> = first.adapters.map((adapter, index) => {
+    const runs = reports.flatMap((report) => report.adapters[index]!.properties)
+    return {
+      fingerprint: adapter.fingerprint,
+      properties: runs,
+      requirements: requirementResults(requirements, runs, byProperty, adapter.fingerprint.capabilities)
+    }
+  })
+  return {
+    ...first,
+    finishedAt: reports[reports.length - 1]!.finishedAt,
+    adapters,
+    summary: countVerdicts(adapters.flatMap((adapter) => adapter.requirements.map((requirement) => requirement.verdict)))
+  }
+}
+
+/** Certifies one adapter against every suite. */
+export const certifyCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
+  Effect.gen(function*() {
+    const options = yield* Effect.try({ try: () => parseCertifyOptions(argv), catch: (error) => error as UsageError })
+    const [definition] = yield* resolveAdapters([options.adapter])
+    const seeds = CERTIFY_SEEDS.slice(0, CERTIFICATION_BUDGET.seedCount)
+    const onEvent = progressPrinter(io, { quiet: options.quiet })
+    const reports: Array<ConformanceReport> = []
+    for (const seed of seeds) {
+      reports.push(yield* runConformance({
+        kind: "certify",
+        adapters: [definition!],
+        suites,
+        runs: CERTIFICATION_BUDGET.runsPerProperty,
+        seed,
+        suiteHash: currentSuiteHash(),
+        onEvent
+      }))
+    }
+    const report = mergeSeedReports(reports, suites)
+    const certificate = makeCertificate({ report, kind: "adapter", budget: CERTIFICATION_BUDGET, seeds, filtered: false })
+    const folder = resolve(io.cwd, options.outDir)
+    mkdirSync(folder, { recursive: true })
+    const paths = [...writeReports(report, options.outDir, io)]
+    for (const [name, content] of [["certificate.json", renderCertificateJson(certificate)], ["certificate.html", renderCertificateHtml(certificate)]] as const) {
+      writeFileSync(join(folder, name), content)
+      paths.push(join(folder, name))
+    }
+    io.stdout(renderSummary(report, { reportPaths: options.quiet ? [] : paths }))
+    io.stdout(certificate.body.conformant ? "certificate: conformant\n" : "certificate: NOT conformant (see the failing requirements above)\n")
+    return exitCodeOf(report)
+  })
+
+/** Verifies a certificate file against this suite; exit 0 when valid (and says whether it is conformant), 1 when not. */
+export const verifyCertificateCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
+  Effect.gen(function*() {
+    const files = argv.filter((arg) => !arg.startsWith("--"))
+    if (files.length !== 1) {
+      return yield* new UsageError({ message: `verify-certificate takes one file, got ${files.length}`, hint: "durable-conformance verify-certificate certificate.json" })
+    }
+    const path = resolve(io.cwd, files[0]!)
+    const value = yield* Effect.try({
+      try: () => JSON.parse(readFileSync(path, "utf8")) as unknown,
+      catch: (error) => new CertificateError({ message: `cannot read ${files[0]}: ${error instanceof Error ? error.message : String(error)}`, hint: "pass the certificate.json written by certify" })
+    })
+    const result = verifyCertificate(value, {
+      version: SUITE_VERSION,
+      hash: currentSuiteHash(),
+      requirements: allRequirements.map((requirement) => ({ id: requirement.id, subject: requirement.subject }))
+    })
+    if (!result.ok) {
+      io.stdout(`certificate INVALID (${result.check}): ${result.message}\n`)
+      for (const problem of result.problems.slice(1)) io.stdout(`  also ${problem.check}: ${problem.message}\n`)
+      return 1
+    }
+    const body = result.certificate.body
+    io.stdout(`certificate valid: ${body.adapter.name} (${body.adapter.engine} ${body.adapter.engineVersion}), suite ${body.suite.version} ${body.suite.hash.slice(0, 12)}, ${body.summary.pass} pass, ${body.summary.fail} fail, ${body.summary["not-applicable"]} n/a, ${body.summary.unknown} unknown: ${result.conformant ? "conformant" : "NOT conformant"}\n`)
+    return 0
+  })
