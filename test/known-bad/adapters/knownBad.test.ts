@@ -1,0 +1,55 @@
+/**
+ * Known-bad adapters, each built by wrapping the real sqlite adapter, fail the contract and the
+ * counterexample names the requirement they break.
+ */
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { makeSqliteAdapter } from "../../../adapters/sqlite/index.ts"
+import { runProperty } from "../../../harness/Runner.ts"
+import { byteOrderProperty, roundTripProperty, transactionsProperty } from "../../../properties/adapter/index.ts"
+import { ADP } from "../../../spec/adapter.ts"
+import { describeRun, runContract } from "../../adapters/runContract.ts"
+import { keepsWritesAfterFailure } from "./keepsWritesAfterFailure.ts"
+import { localeOrder } from "./localeOrder.ts"
+import { truncatesIntegers } from "./truncatesIntegers.ts"
+
+const SEED = 7
+const RUNS = 100
+
+describe("known-bad adapters fail the contract", () => {
+  it("a transaction that keeps writes after a failure fails ADP-001", async () => {
+    const adapter = keepsWritesAfterFailure(makeSqliteAdapter())
+    const run = await Effect.runPromise(runProperty({ property: transactionsProperty, adapter, seed: SEED, runs: RUNS }))
+    expect(run.verdict, describeRun(run)).toBe("fail")
+    expect(run.counterexample?.divergence.requirementId).toBe(ADP.rollback)
+    const contract = await Effect.runPromise(runContract(adapter, { seed: SEED, runs: RUNS }))
+    expect(contract.failedIds).toContain(ADP.rollback)
+  })
+
+  it("an adapter that truncates 64-bit integers fails ADP-004", async () => {
+    const adapter = truncatesIntegers(makeSqliteAdapter())
+    const run = await Effect.runPromise(runProperty({ property: roundTripProperty, adapter, seed: SEED, runs: RUNS }))
+    expect(run.verdict, describeRun(run)).toBe("fail")
+    const divergence = run.counterexample!.divergence
+    expect(divergence.requirementId).toBe(ADP.integers)
+    // Shrinking leaves one integer that does not fit in 32 bits.
+    expect(Math.abs(Number(divergence.expected))).toBeGreaterThan(2 ** 31 - 1)
+  })
+
+  it("an adapter that orders text by locale fails ADP-008", async () => {
+    const adapter = localeOrder(makeSqliteAdapter())
+    const run = await Effect.runPromise(runProperty({ property: byteOrderProperty, adapter, seed: SEED, runs: RUNS }))
+    expect(run.verdict, describeRun(run)).toBe("fail")
+    expect(run.counterexample?.divergence.requirementId).toBe(ADP.byteOrder)
+    const contract = await Effect.runPromise(runContract(adapter, { seed: SEED, runs: RUNS }))
+    expect(contract.failedIds).toEqual([ADP.byteOrder])
+  })
+
+  it("the real adapter under the same seeds passes those properties", async () => {
+    const adapter = makeSqliteAdapter()
+    for (const property of [transactionsProperty, roundTripProperty, byteOrderProperty]) {
+      const run = await Effect.runPromise(runProperty({ property, adapter, seed: SEED, runs: RUNS }))
+      expect(run.verdict, describeRun(run)).toBe("pass")
+    }
+  })
+})
