@@ -29,7 +29,7 @@ export const escapeXml = (value: string, inAttribute = true): string => {
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;")
-  return inAttribute ? text.replace(/\r/g, "&#13;").replace(/\n/g, "&#10;").replace(/\t/g, "&#9;") : text.replace(/\r/g, "&#13;")
+  return inAttribute
+    ? text.replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\r/g, "&#13;").replace(/\n/g, "&#10;").replace(/\t/g, "&#9;")
+    : text.replace(/\r/g, "&#13;")
 }
