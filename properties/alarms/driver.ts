@@ -1,0 +1,224 @@
+/**
+ * Drives an `AlarmsImplementation` with scenario commands and normalizes what it did into the same
+ * JSON shapes the model predicts (results with typed error tags, dispatch lists, forked-write outcomes,
+ * statuses). Handler scripts become real handlers: standalone or transactional writes, a failure,
+ * an `onFailure` action, and a write from a fiber the handler forked, released after the pass.
+ */
+import { Cause, DateTime, Deferred, Effect, Exit, Fiber } from "effect"
+import type { Json } from "../../harness/Property.ts"
+import type { AlarmStatus as ModelAlarmStatus, ScheduleConfigurationInput } from "../../models/alarms/index.ts"
+import { UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
+import type {
+  AlarmEvent,
+  AlarmPayload,
+  AlarmScheduler,
+  AlarmStatus,
+  AlarmTransaction,
+  OnFailureAction,
+  ProcessDueAlarmsFailure,
+  ProcessDueAlarmsOptions,
+  ProcessDueAlarmsResult,
+  ScheduleAlarmInput,
+  ScheduleConfiguration
+} from "../../subjects/alarms/api.ts"
+import type { HandlerEntrySpec, HandlerWriteSpec, InputSpec, MutationSpec, RefSpec, TransactionMutationSpec } from "./scenario.ts"
+
+/** The error a scripted transaction closure fails with (model: `ClosureFailure`). */
+export class ScriptedClosureFailure {
+  readonly _tag = "ClosureFailure"
+}
+
+/** The error a scripted `onFailure` fails with (model: `OnFailureFailure`). */
+export class ScriptedOnFailureFailure {
+  readonly _tag = "OnFailureFailure"
+}
+
+/** The error a scripted failing handler fails with. */
+export class ScriptedHandlerFailure {
+  readonly _tag = "ScriptedHandlerFailure"
+}
+
+/** The implementation's configuration reference for the model's configuration input. */
+export const toImplementationConfiguration = (input: ScheduleConfigurationInput): ScheduleConfiguration => ({
+  ...(input.minimumRetryDelayMs === undefined ? {} : { minimumRetryDelay: input.minimumRetryDelayMs }),
+  ...(input.unchangedAttemptBudget === undefined ? {} : { unchangedAttemptBudget: input.unchangedAttemptBudget }),
+  ...(input.parkedRetryDelayMs === undefined ? {} : { parkedRetryDelay: input.parkedRetryDelayMs }),
+  ...(input.minimumRepeatIntervalMs === undefined ? {} : { minimumRepeatInterval: input.minimumRepeatIntervalMs })
+})
+
+/** Replaces every object marked unencodable by a bigint, which JSON cannot encode. */
+const toPayload = (payload: Json): AlarmPayload => {
+  if (payload === null || typeof payload !== "object") return payload
+  if (Array.isArray(payload)) return payload.map(toPayload)
+  const record = payload as { readonly [key: string]: Json }
+  if (Object.hasOwn(record, UNENCODABLE_PAYLOAD_KEY)) return BigInt(1) as unknown as AlarmPayload
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, toPayload(value)]))
+}
+
+/** The implementation's schedule input for a spec at virtual time `nowMs`. */
+export const toImplementationInput = (input: InputSpec, nowMs: number): ScheduleAlarmInput => ({
+  tag: input.tag,
+  id: input.id,
+  payload: toPayload(input.payload),
+  runAt: DateTime.makeUnsafe(nowMs + input.runInMs),
+  ...(input.repeatEveryMs === undefined ? {} : { repeatEvery: input.repeatEveryMs }),
+  ...(input.progress === undefined ? {} : { progress: input.progress })
+})
+
+/** A typed error as the model names it: `{_tag}` (reasons are words, not compared). */
+export const errorTag = (error: unknown): Json => {
+  if (typeof error === "object" && error !== null && "_tag" in error && typeof (error as { _tag: unknown })._tag === "string") {
+    return { _tag: (error as { _tag: string })._tag }
+  }
+  return { _tag: `untagged ${String(error)}` }
+}
+
+/** Runs one mutation on a handle (scheduler or transaction handle). */
+export const runMutation = (handle: AlarmTransaction, mutation: MutationSpec, nowMs: number): Effect.Effect<void, unknown> =>
+  mutation.kind === "cancelAlarm"
+    ? handle.cancelAlarm({ tag: mutation.ref.tag, id: mutation.ref.id })
+    : handle[mutation.kind](toImplementationInput(mutation.input, nowMs))
+
+/** Outcome of one mutation inside a transaction closure, as the model lists it. */
+export type MutationOutcome = { readonly _tag: "Success" } | { readonly _tag: "Failure"; readonly error: Json }
+
+const outcomeOf = (exit: Exit.Exit<unknown, unknown>): MutationOutcome =>
+  Exit.isSuccess(exit) ? { _tag: "Success" } : { _tag: "Failure", error: errorTag(Cause.squash(exit.cause)) }
+
+/**
+ * Runs an external `transaction` with scripted mutations: misused ones run from a forked fiber, or
+ * through the escaped handle after the transaction ended; their failures are caught, like a closure
+ * that logs and goes on. Returns the per-mutation outcomes in order.
+ */
+export const runScriptedTransaction = (
+  scheduler: AlarmScheduler,
+  mutations: ReadonlyArray<TransactionMutationSpec>,
+  closureFails: boolean,
+  nowMs: number
+): Effect.Effect<{ readonly mutations: ReadonlyArray<MutationOutcome> }, unknown> =>
+  Effect.gen(function*() {
+    const outcomes: Array<MutationOutcome | null> = []
+    const escaped: Array<{ readonly index: number; readonly mutation: MutationSpec }> = []
+    let kept: AlarmTransaction | undefined
+    yield* scheduler.transaction((handle) =>
+      Effect.gen(function*() {
+        kept = handle
+        for (const mutation of mutations) {
+          if (mutation.misuse === "forkedFiber") {
+            const fiber = yield* Effect.forkChild(runMutation(handle, mutation, nowMs))
+            outcomes.push(outcomeOf(yield* Effect.exit(Fiber.join(fiber))))
+          } else if (mutation.misuse === "afterTransaction") {
+            escaped.push({ index: outcomes.length, mutation })
+            outcomes.push(null)
+          } else {
+            yield* runMutation(handle, mutation, nowMs)
+            outcomes.push({ _tag: "Success" })
+          }
+        }
+        if (closureFails) return yield* Effect.fail(new ScriptedClosureFailure())
+      })
+    )
+    for (const { index, mutation } of escaped) {
+      outcomes[index] = outcomeOf(yield* Effect.exit(runMutation(kept!, mutation, nowMs)))
+    }
+    return { mutations: outcomes.map((outcome) => outcome ?? { _tag: "Success" }) }
+  })
+
+/** A write a handler's forked fiber attempts once released (after `processDueAlarms` returned). */
+export interface ForkedWrite {
+  readonly gate: Deferred.Deferred<void>
+  readonly fiber: Fiber.Fiber<Exit.Exit<void, unknown>>
+}
+
+const runHandlerWrite = (scheduler: AlarmScheduler, write: HandlerWriteSpec, nowMs: number): Effect.Effect<void, unknown> =>
+  write.kind === "transaction"
+    ? scheduler.transaction((handle) =>
+      Effect.gen(function*() {
+        for (const mutation of write.mutations) yield* runMutation(handle, mutation, nowMs)
+        if (write.closureFails === true) return yield* Effect.fail(new ScriptedClosureFailure())
+      })
+    )
+    : runMutation(scheduler, write, nowMs)
+
+const entryFor = (handlers: ReadonlyArray<HandlerEntrySpec>, ref: RefSpec): HandlerEntrySpec | undefined =>
+  handlers.find((entry) => entry.tag === ref.tag && entry.id === ref.id)
+
+/**
+ * The scripted handler and `onFailure` of one dispatch. Forked writes are collected in `forked`, in
+ * the order handlers forked them.
+ */
+export const scriptedDispatch = (
+  scheduler: AlarmScheduler,
+  handlers: ReadonlyArray<HandlerEntrySpec>,
+  nowMs: number,
+  forked: Array<ForkedWrite>
+): {
+  readonly handle: (event: AlarmEvent) => Effect.Effect<void, unknown>
+  readonly onFailure: (failure: ProcessDueAlarmsFailure) => Effect.Effect<OnFailureAction | void, unknown>
+} => ({
+  handle: (event) =>
+    Effect.gen(function*() {
+      const script = entryFor(handlers, event)?.script ?? {}
+      if (script.forkedWrite !== undefined) {
+        const write = script.forkedWrite
+        const gate = yield* Deferred.make<void>()
+        const fiber = yield* Effect.forkDetach(
+          Deferred.await(gate).pipe(Effect.andThen(runMutation(scheduler, write, nowMs)), Effect.exit)
+        )
+        forked.push({ gate, fiber })
+      }
+      for (const write of script.writes ?? []) yield* runHandlerWrite(scheduler, write, nowMs)
+      if (script.outcome === "fail") return yield* Effect.fail(new ScriptedHandlerFailure())
+    }),
+  onFailure: (failure) => {
+    const action = entryFor(handlers, failure)?.script.onFailure ?? { kind: "none" as const }
+    switch (action.kind) {
+      case "none":
+      case "returnsVoid":
+        return Effect.void
+      case "retry":
+        return Effect.succeed("retry" as const)
+      case "skipAndAdvanceRepeat":
+        return Effect.succeed("skip-and-advance-repeat" as const)
+      case "retryAfter":
+        return Effect.succeed({ mode: "retry" as const, retryFailedAfter: action.retryFailedAfterMs })
+      case "fails":
+        return Effect.fail(new ScriptedOnFailureFailure())
+    }
+  }
+})
+
+/** The dispatch options of a command with the scripted `onFailure`. */
+export const dispatchOptions = (
+  options: { readonly limit?: number; readonly retryFailedAfterMs?: number } | undefined,
+  onFailure: ProcessDueAlarmsOptions<never, unknown>["onFailure"]
+): ProcessDueAlarmsOptions<never, unknown> => ({
+  ...(options?.limit === undefined ? {} : { limit: options.limit }),
+  ...(options?.retryFailedAfterMs === undefined ? {} : { retryFailedAfter: options.retryFailedAfterMs }),
+  ...(onFailure === undefined ? {} : { onFailure })
+})
+
+const eventJson = (event: AlarmEvent): Json => ({
+  id: event.id,
+  tag: event.tag,
+  payload: event.payload as Json,
+  scheduledAtMs: DateTime.toEpochMillis(event.scheduledAt)
+})
+
+/** A dispatch result in the model's shape. */
+export const dispatchJson = (result: ProcessDueAlarmsResult): Json => ({
+  handled: result.handled.map(eventJson),
+  failed: result.failed.map((failure) => ({ event: failure.event === undefined ? null : eventJson(failure.event) })),
+  parked: result.parked.map((report) => ({ attempts: report.attempts, retryAtMs: DateTime.toEpochMillis(report.retryAt) }))
+})
+
+/** A status in the model's shape. */
+export const statusJson = (status: AlarmStatus | undefined): ModelAlarmStatus | null =>
+  status === undefined
+    ? null
+    : {
+      attempts: status.attempts,
+      parked: status.parked,
+      runAtMs: DateTime.toEpochMillis(status.runAt),
+      retryAtMs: status.retryAt === undefined ? null : DateTime.toEpochMillis(status.retryAt)
+    }

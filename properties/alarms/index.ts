@@ -1,0 +1,87 @@
+/**
+ * The alarms suite: the requirement catalog and the model-based properties that drive an alarms
+ * implementation and the reference model side by side.
+ *
+ * - `alarms/model`: schedules (with and without cursors), min-merges, cancels, transactions (misused
+ *   handles, failing closures), dispatch passes with scripted handlers (fail, self-rearm, cancel own
+ *   row, forked writes, `onFailure` actions), reporter failures, configuration changes, restarts,
+ *   clock jumps to the next wake and by up to days, invalid inputs, and failing timelines to parking.
+ * - `alarms/faults`: the same plus faults: a crash inside a storage transaction, a crash between commit
+ *   and report, a failing platform alarm write, redelivered platform alarms, restarts and evictions.
+ * - `alarms/migration`: the same starting from rows written by the older schema.
+ *
+ * @example
+ * const suite = alarmsSuite() // the shipped implementation
+ * const bad = alarmsSuite(myImplementation)
+ */
+import type { PropertyDefinition } from "../../harness/Property.ts"
+import type { SubjectSuite } from "../../harness/Suite.ts"
+import { alarmRequirements } from "../../spec/alarms.ts"
+import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
+import { shippedAlarms } from "../../subjects/alarms/index.ts"
+import { alarmsScenario, type ScenarioShape } from "./arbitraries.ts"
+import { executeAlarms } from "./execute.ts"
+import type { AlarmsScenario } from "./scenario.ts"
+
+/** Every requirement id of the catalog (each property can witness any of them failing). */
+const ALL_REQUIREMENTS: ReadonlyArray<string> = alarmRequirements.map((requirement) => requirement.id)
+
+/** Requirements only reachable from older-schema rows. */
+const MIGRATION_ONLY: ReadonlyArray<string> = ["ALM-003", "ALM-047"]
+
+/** Shapes of the three properties. */
+export const ALARMS_SHAPES = {
+  model: { faults: false, legacy: false, maxChunks: 14 },
+  faults: { faults: true, legacy: false, maxChunks: 14 },
+  migration: { faults: false, legacy: true, maxChunks: 10 }
+} as const satisfies Record<string, ScenarioShape>
+
+const property = (
+  implementation: AlarmsImplementation,
+  id: string,
+  title: string,
+  shape: ScenarioShape,
+  requirements: ReadonlyArray<string>
+): PropertyDefinition<any> => ({
+  id,
+  subject: "alarms",
+  title,
+  requirements,
+  needs: [],
+  implementation: implementation.name,
+  scenario: () => alarmsScenario(shape),
+  execute: (scenario: AlarmsScenario, environment) => executeAlarms(implementation)(scenario, environment)
+})
+
+/**
+ * The alarms suite bound to `implementation` (default: the shipped one). The suite's
+ * `implementation` is the implementation's name.
+ */
+export const alarmsSuite = (implementation: AlarmsImplementation = shippedAlarms): SubjectSuite => ({
+  subject: "alarms",
+  implementation: implementation.name,
+  requirements: alarmRequirements,
+  properties: [
+    property(
+      implementation,
+      "alarms/model",
+      "scheduler vs model: schedules, cancels, transactions, dispatch passes with scripted handlers, configuration, clock",
+      ALARMS_SHAPES.model,
+      ALL_REQUIREMENTS.filter((id) => !MIGRATION_ONLY.includes(id))
+    ),
+    property(
+      implementation,
+      "alarms/faults",
+      "scheduler vs model under crashes inside and after commit, failing platform alarm writes, redelivery and restarts",
+      ALARMS_SHAPES.faults,
+      ALL_REQUIREMENTS.filter((id) => !MIGRATION_ONLY.includes(id))
+    ),
+    property(
+      implementation,
+      "alarms/migration",
+      "scheduler vs model starting from rows of the older schema",
+      ALARMS_SHAPES.migration,
+      ALL_REQUIREMENTS
+    )
+  ]
+})
