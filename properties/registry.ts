@@ -8,6 +8,7 @@ import { assertSuiteConsistent, type SubjectSuite } from "../harness/Suite.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
 import { adapterRequirements } from "../spec/adapter.ts"
 import { adapterProperties } from "./adapter/index.ts"
+import { alarmsSuite } from "./alarms/index.ts"
 
 /** The storage adapter contract: the first suite `certify` runs on a vendor's adapter. */
 export const adapterSuite: SubjectSuite = {
@@ -18,7 +19,7 @@ export const adapterSuite: SubjectSuite = {
 }
 
 /** The suites in the order a run executes them: the adapter contract first. */
-export const suites: ReadonlyArray<SubjectSuite> = [adapterSuite]
+export const suites: ReadonlyArray<SubjectSuite> = [adapterSuite, alarmsSuite()]
 
 for (const suite of suites) assertSuiteConsistent(suite)
 
