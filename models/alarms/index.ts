@@ -80,6 +80,7 @@ export {
   init,
   readRow,
   platformAlarmFor,
+  assertRowInvariants,
   type ModelState,
   type ScheduledRow,
   type AttemptsRow,
@@ -92,6 +93,9 @@ export {
 export {
   UNENCODABLE_PAYLOAD_KEY,
   type Operation,
+  type ProcessDueAlarmsOperation,
+  type ScheduleOperation,
+  type TransactionOperation,
   type ScheduleInput,
   type Mutation,
   type TransactionMutation,

@@ -115,3 +115,10 @@ export type Operation =
   | { readonly kind: "configure"; readonly configuration: ScheduleConfigurationInput }
   /** The service is rebuilt from storage (restart): captured defaults := the ambient reference. */
   | { readonly kind: "rebuildService" }
+
+/** The `processDueAlarms` operation. */
+export type ProcessDueAlarmsOperation = Extract<Operation, { readonly kind: "processDueAlarms" }>
+/** The external `scheduleAlarm` / `scheduleAlarmEarlier` operation. */
+export type ScheduleOperation = Extract<Operation, { readonly kind: "scheduleAlarm" | "scheduleAlarmEarlier" }>
+/** The `transaction` operation. */
+export type TransactionOperation = Extract<Operation, { readonly kind: "transaction" }>

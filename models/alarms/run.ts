@@ -5,6 +5,7 @@
 import type { ModelError, ParkedReport } from "./results.ts"
 import type { Situation } from "./situations.ts"
 import {
+  assertRowInvariants,
   type ModelState,
   platformAlarmFor,
   type Provenance,
@@ -129,6 +130,7 @@ export const runTransaction = <A>(
       "the platform alarm write failed, so the whole transaction rolled back"
     )
   }
+  assertRowInvariants(draft.rows)
   const platformAlarmMs = platformAlarmFor(draft.rows)
   run.state = { ...run.state, rows: draft.rows, nextRevision: draft.nextRevision, forgotten: draft.forgotten, platformAlarmMs }
   run.situations.add(platformAlarmMs === null ? "platformAlarmDeleted" : "platformAlarmSet")

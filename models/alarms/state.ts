@@ -180,3 +180,21 @@ export const decodePayload = (payloadText: string): { readonly ok: true; readonl
     return { ok: false }
   }
 }
+
+/**
+ * Asserts the row invariants every committed state keeps (a violation is a bug in the model itself):
+ * wake_at = max(run_at, retry_at ?? run_at); attempts 0 <=> no retry_at; parked => attempts > 0.
+ */
+export const assertRowInvariants = (rows: Readonly<Record<string, ScheduledRow>>): void => {
+  for (const [storageId, row] of Object.entries(rows)) {
+    if (row.storageId !== storageId) throw new Error(`model invariant: row keyed ${storageId} says ${row.storageId}`)
+    const attempts = row.attemptsRow
+    const expectedWake = Math.max(row.runAtMs, attempts?.retryAtMs ?? row.runAtMs)
+    if (row.wakeAtMs !== expectedWake) throw new Error(`model invariant: ${storageId} wake_at ${row.wakeAtMs} != ${expectedWake}`)
+    if (attempts === null) continue
+    if ((attempts.attempts === 0) !== (attempts.retryAtMs === null)) {
+      throw new Error(`model invariant: ${storageId} attempts ${attempts.attempts} with retry_at ${attempts.retryAtMs}`)
+    }
+    if (attempts.parked && attempts.attempts === 0) throw new Error(`model invariant: ${storageId} parked with 0 attempts`)
+  }
+}
