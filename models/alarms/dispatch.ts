@@ -173,7 +173,7 @@ export const processDueAlarms = (
       )
       continue
     }
-    failed.push({ event })
+    failed.push({ tag: snapshot.tag, id: snapshot.alarmId, event })
     failedWhy.push({ rules: failureRules, why: failureWhy })
     const action = failureAction(script.onFailure ?? { kind: "none" }, base.delayMs, configuration.minimumRetryDelayMs)
     const failurePass: Pass = { snapshot, active: true, parked, schedules: 0 }

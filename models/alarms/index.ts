@@ -40,6 +40,8 @@
  *       result         {_tag:"Success", value} | {_tag:"Failure", error:{_tag, reason}} | {_tag:"Crashed", transaction, phase}
  *                      value: null (schedule/cancel/configure/rebuild) | AlarmStatus|null (getAlarmStatus)
  *                             | {mutations: MutationResult[]} (transaction) | {handled, failed, parked} (processDueAlarms)
+ *                      handled: AlarmEvent {id, tag, payload, scheduledAtMs}[]; failed: {tag, id, event|null}[];
+ *                      parked: {attempts, retryAtMs}[] (content-free)
  *                      error._tag: InvalidScheduleConfigurationError | InvalidAlarmRefError | InvalidRepeatEveryError |
  *                             InvalidAlarmPayloadError | StorageOperationError (reason detachedWork | inactiveHandle |
  *                             setAlarmFailed) | InvalidProcessDueAlarmsOptionsError | ClosureFailure | OnFailureFailure
@@ -58,7 +60,8 @@
  *   UNENCODABLE_PAYLOAD_KEY: a payload object with this key stands for a non-JSON value (-> InvalidAlarmPayloadError)
  *   resolveConfiguration, retryDelayMs and the default constants.
  *
- * Seed-over-page decisions (upstream 0.52 behaviour): an invalid `progress` is InvalidAlarmRefError;
+ * Seed-over-page decisions (upstream 0.52 behaviour): an invalid `progress` (not a non-negative safe
+ * integer) or a `runAtMs` that is not a safe integer (shipped implementation's check) is InvalidAlarmRefError;
  * cancel reads no configuration and is not pass-checked (a forked cancel after the pass succeeds);
  * an invalid action `retryFailedAfter` reschedules with the base delay and then fails the call with
  * InvalidProcessDueAlarmsOptionsError; an aborted batch skips the final reconcile transaction.

@@ -37,8 +37,10 @@ export interface AlarmEvent {
   readonly scheduledAtMs: number
 }
 
-/** A failed dispatch; `event` is null when the stored payload could not be decoded. */
+/** A failed dispatch of alarm `tag`/`id`; `event` is null when the stored payload could not be decoded. */
 export interface FailedDispatch {
+  readonly tag: string
+  readonly id: string
   readonly event: AlarmEvent | null
 }
 

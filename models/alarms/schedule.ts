@@ -7,7 +7,7 @@ import type { ScheduleInput } from "./operations.ts"
 import { type ClosureOutcome, failWith, type Pass, reach, type StepRun, type TransactionDraft } from "./run.ts"
 import { readRow } from "./state.ts"
 import { storageIdOf } from "./storageId.ts"
-import { isUnencodablePayload, isValidProgress, refProblem, resolveRepeatEvery } from "./validation.ts"
+import { isUnencodablePayload, isValidProgress, isValidRunAt, refProblem, resolveRepeatEvery } from "./validation.ts"
 
 /** What a successful schedule did: wrote the rows, or dropped a replayed external notice (R11). */
 export type ScheduleEffect = "written" | "dropped"
@@ -44,6 +44,10 @@ export const applySchedule = (
   if (isUnencodablePayload(input.payload)) {
     reach(run, "invalidPayloadRejected")
     return failWith({ _tag: "InvalidAlarmPayloadError", reason: "payload is not JSON-encodable" }, ["R8"], "the payload cannot be encoded as JSON")
+  }
+  if (!isValidRunAt(input.runAtMs)) {
+    reach(run, "invalidRefRejected")
+    return failWith({ _tag: "InvalidAlarmRefError", reason: "runAt must be a whole epoch millisecond" }, ["R8"], "runAt is not a whole epoch millisecond")
   }
   const storageId = storageIdOf(input)
   const existing = readRow(draft.rows, storageId)

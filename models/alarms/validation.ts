@@ -34,8 +34,11 @@ export const isUnencodablePayload = (payload: Json): boolean => {
   return Object.values(record).some(isUnencodablePayload)
 }
 
-/** True for a valid progress cursor: a non-negative integer (R10). */
-export const isValidProgress = (progress: number): boolean => Number.isInteger(progress) && progress >= 0
+/** True for a valid progress cursor: a non-negative safe integer (R10). */
+export const isValidProgress = (progress: number): boolean => Number.isSafeInteger(progress) && progress >= 0
+
+/** True for a valid `runAt`: a whole epoch millisecond (safe integer); upstream rejects others as InvalidAlarmRefError. */
+export const isValidRunAt = (runAtMs: number): boolean => Number.isSafeInteger(runAtMs)
 
 /** Default `limit` of `processDueAlarms`. */
 export const DEFAULT_PROCESS_LIMIT = 100

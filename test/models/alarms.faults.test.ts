@@ -67,6 +67,8 @@ describe("rejections commit nothing", () => {
     expect(tagOf({ payload: [{ [UNENCODABLE_PAYLOAD_KEY]: 1 }], progress: -1 })).toBe("InvalidAlarmPayloadError")
     expect(tagOf({ progress: 1.5 })).toBe("InvalidAlarmRefError")
     expect(tagOf({ repeatEveryMs: 60_000.2 })).toBe("Success")
+    expect(tagOf({ runAtMs: 1.5 })).toBe("InvalidAlarmRefError")
+    expect(tagOf({ progress: 2 ** 53 })).toBe("InvalidAlarmRefError")
     expect(step(init(), schedule(0, oneShot("a", 0, { repeatEveryMs: 60_000.2 }))).state.rows["effect-cf-alarm:t:a"]!.repeatEveryMs).toBe(60_001)
   })
 
@@ -109,7 +111,7 @@ describe("reporter, legacy rows and typed definitions", () => {
     expect(s0.platformAlarmMs).toBe(10)
     expect(statusFor(s0, "t", "old")).toEqual({ attempts: 0, parked: false, runAtMs: 10, retryAtMs: null })
     const outcome = step(s0, dispatch(30))
-    expect(dispatchValue(outcome)).toEqual({ handled: [{ id: "old", tag: "t", payload: { v: 1 }, scheduledAtMs: 10 }], failed: [{ event: null }], parked: [] })
+    expect(dispatchValue(outcome)).toEqual({ handled: [{ id: "old", tag: "t", payload: { v: 1 }, scheduledAtMs: 10 }], failed: [{ tag: "t", id: "bad", event: null }], parked: [] })
     expect(statusFor(outcome.state, "t", "bad")).toEqual({ attempts: 1, parked: false, runAtMs: 20, retryAtMs: 1_030 })
     expect(outcome.situations).toEqual(expect.arrayContaining(["legacyRowFired", "undecodablePayloadFailed"]))
   })
@@ -119,7 +121,7 @@ describe("reporter, legacy rows and typed definitions", () => {
     const rejected = step(s0, schedule(0, { tag: "other", id: "a", payload: 1, runAtMs: 0 }))
     expect(rejected.result).toEqual({ _tag: "Failure", error: { _tag: "InvalidAlarmRefError", reason: "unknown alarm tag \"other\"" } })
     const outcome = step(s0, dispatch(0))
-    expect(dispatchValue(outcome).failed).toEqual([{ event: { id: "x", tag: "gone", payload: 1, scheduledAtMs: 0 } }])
+    expect(dispatchValue(outcome).failed).toEqual([{ tag: "gone", id: "x", event: { id: "x", tag: "gone", payload: 1, scheduledAtMs: 0 } }])
   })
 })
 
