@@ -13,7 +13,6 @@ import { ADP } from "../../spec/adapter.ts"
 import {
   createTables,
   describeExit,
-  MAX_CONTRACT_INTEGER,
   modelEntries,
   orHarness,
   sortedEntries,
