@@ -13,6 +13,8 @@
  *     options.knownTags       typed definitions (R29): unknown tags are InvalidAlarmRefError / a dispatch failure
  *
  *   step(state, operation: Operation): StepOutcome       (never mutates `state`)
+ *     The clock is `nowMs` for the whole call (handler writes, retries and acknowledgements all read it):
+ *     do not advance the virtual clock inside a handler.
  *     Operation (plain JSON; `nowMs` = virtual clock at the call; durations in ms):
  *       { kind: "scheduleAlarm" | "scheduleAlarmEarlier", nowMs, input: {tag,id,payload,runAtMs,repeatEveryMs?,progress?}, fault?, reporterFails? }
  *       { kind: "cancelAlarm", nowMs, ref: {tag,id}, fault? }
