@@ -19,6 +19,8 @@ export interface Misbehaviour {
   readonly rollback?: string
   /** Rewrites the object rows returned for a statement. */
   readonly mapRows?: (sql: string, rows: Rows) => Rows
+  /** Leaves a SQLite transaction open after a failed COMMIT (the real client rolls it back). */
+  readonly skipCommitFailureCleanup?: boolean
 }
 
 const wrapConnection = (connection: Connection, misbehaviour: Misbehaviour): Connection => {
@@ -49,7 +51,7 @@ export const wrapAdapter = (base: StorageAdapter, name: string, misbehaviour: Mi
         releaseSavepoint: (savepoint) => `RELEASE SAVEPOINT ${savepoint}`,
         // SQLite keeps a transaction open when COMMIT fails (a deferred foreign key): end it, as the
         // real client does. Without this the wrapper would also break ADP-012, not only its target.
-        ...(base.dialect === "sqlite"
+        ...(base.dialect === "sqlite" && misbehaviour.skipCommitFailureCleanup !== true
           ? { onCommitFailure: (connection: Connection) => Effect.asVoid(connection.executeUnprepared("ROLLBACK", [], undefined)) }
           : {}),
         spanAttributes: [],
