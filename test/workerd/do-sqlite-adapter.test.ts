@@ -7,7 +7,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import type { DurableObjectState } from "@cloudflare/workers-types"
 import { Deferred, Effect, Exit, Fiber, Scope } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { makeDoSqliteAdapter, NATIVE_ALARM_HORIZON_MS } from "../../adapters/do-sqlite/adapter.ts"
+import { makeDoSqliteAdapter, NATIVE_ALARM_HORIZON_MS, WORKERD_MAX_ALARM_MS } from "../../adapters/do-sqlite/adapter.ts"
 import { registerAlarmHandler } from "../../adapters/do-sqlite/alarmHandlers.ts"
 import type { IsolatedDatabase, StorageAdapter } from "../../adapters/contract.ts"
 
@@ -77,18 +77,27 @@ describe("do-sqlite adapter", () => {
   })
 
   it("opens a fresh empty database every time, alarm included", async () => {
-    await withDatabase("fresh", (db) =>
+    await withDatabase("fresh", (db, state) =>
       Effect.gen(function*() {
         yield* db.sql`CREATE TABLE kv (k TEXT PRIMARY KEY)`
         yield* db.sql`INSERT INTO kv (k) VALUES ('left-over')`
+        yield* db.sql`CREATE TABLE parent (id INTEGER PRIMARY KEY AUTOINCREMENT)`
+        yield* db.sql`CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent (id))`
+        yield* db.sql`INSERT INTO parent (id) VALUES (1)`
+        yield* db.sql`INSERT INTO child (id, parent_id) VALUES (1, 1)`
+        yield* db.sql`CREATE INDEX child_parent ON child (parent_id)`
+        yield* db.sql`CREATE VIEW kv_view AS SELECT k FROM kv`
+        yield* db.sql`CREATE TRIGGER kv_trigger AFTER INSERT ON kv BEGIN DELETE FROM child; END`
+        yield* Effect.promise(() => state.storage.put("kv-key", 1))
         yield* db.platformAlarm.set(5_000)
       }))
-    const second = await withDatabase("fresh", (db) =>
+    const second = await withDatabase("fresh", (db, state) =>
       Effect.gen(function*() {
-        const tables = yield* db.sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`
-        return { tables: tables.map((t) => t.name), alarm: yield* db.platformAlarm.get, connections: db.connections.length }
+        const objects = yield* db.sql<{ name: string }>`SELECT name FROM sqlite_master WHERE name NOT LIKE '_cf_%'`
+        const keys = yield* Effect.promise(() => state.storage.list())
+        return { objects: objects.map((t) => t.name), keys: keys.size, alarm: yield* db.platformAlarm.get, connections: db.connections.length }
       }))
-    expect(second).toEqual({ tables: [], alarm: null, connections: 1 })
+    expect(second).toEqual({ objects: [], keys: 0, alarm: null, connections: 1 })
   })
 
   it("refuses a second open while a database of the object is open", async () => {
@@ -128,7 +137,13 @@ describe("do-sqlite adapter", () => {
         yield* db.platformAlarm.set(1_767_225_601_000)
         const afterMove = yield* db.platformAlarm.get
         yield* db.platformAlarm.delete
-        return { initially, afterSet, raw, afterMove, afterDelete: yield* db.platformAlarm.get }
+        const afterDelete = yield* db.platformAlarm.get
+        const latest = WORKERD_MAX_ALARM_MS - NATIVE_ALARM_HORIZON_MS
+        yield* db.platformAlarm.set(latest)
+        const atLatest = yield* db.platformAlarm.get
+        const beyond = yield* Effect.flip(db.platformAlarm.set(latest + 1))
+        const negative = yield* Effect.flip(db.platformAlarm.set(-1))
+        return { initially, afterSet, raw, afterMove, afterDelete, atLatest: atLatest === latest, beyond: beyond.message, negative: negative.message }
       }))
     expect(result).toEqual({
       initially: null,
@@ -136,7 +151,10 @@ describe("do-sqlite adapter", () => {
       // The slot holds the virtual time shifted into the real future, so workerd never fires it on its own.
       raw: 1_767_225_600_000 + NATIVE_ALARM_HORIZON_MS,
       afterMove: 1_767_225_601_000,
-      afterDelete: null
+      afterDelete: null,
+      atLatest: true,
+      beyond: expect.stringMatching(/holds times from 0 to/),
+      negative: expect.stringMatching(/holds times from 0 to/)
     })
   })
 
@@ -188,6 +206,27 @@ describe("do-sqlite adapter", () => {
       afterInnerFailure: { keys: ["outer-1", "outer-2"], alarm: null },
       afterOuterFailure: ["outer-1", "outer-2"]
     })
+  })
+
+  it("fails and rolls back a transaction that leaves a deferred foreign key dangling, instead of resetting the object", async () => {
+    const result = await withDatabase("deferred-fk", (db) =>
+      Effect.gen(function*() {
+        yield* db.sql`CREATE TABLE parent (id INTEGER PRIMARY KEY)`
+        yield* db.sql`CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER NOT NULL REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)`
+        const dangling = yield* Effect.flip(db.sql.withTransaction(Effect.gen(function*() {
+          yield* db.sql`INSERT INTO parent (id) VALUES (1)`
+          yield* db.sql`INSERT INTO child (id, parent_id) VALUES (10, 2)`
+        })))
+        const afterFailure = yield* db.sql<{ n: number }>`SELECT (SELECT COUNT(*) FROM parent) + (SELECT COUNT(*) FROM child) AS n`
+        // Resolved inside the transaction: commits.
+        yield* db.sql.withTransaction(Effect.gen(function*() {
+          yield* db.sql`INSERT INTO child (id, parent_id) VALUES (11, 3)`
+          yield* db.sql`INSERT INTO parent (id) VALUES (3)`
+        }))
+        const committed = yield* db.sql<{ id: number }>`SELECT id FROM child`
+        return { reason: dangling.reason._tag, afterFailure: afterFailure[0]?.n, committed: committed.map((row) => row.id) }
+      }))
+    expect(result).toEqual({ reason: "ConstraintError", afterFailure: 0, committed: [11] })
   })
 
   it("rolls back an interrupted transaction and makes other statements wait for it", async () => {

@@ -91,6 +91,7 @@ export const kvModelProperty: PropertyDefinition<any> = {
             break
         }
         model = applyToModel(model, operation)
+        model = { ...model, rows: Object.fromEntries(Object.entries(model.rows).sort(([a], [b]) => (a < b ? -1 : 1))) }
         const actual = yield* observe
         steps.push({
           index,
