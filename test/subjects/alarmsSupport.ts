@@ -8,7 +8,7 @@ import type { Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
 import { TestClock } from "effect/testing"
-import type { PlatformAlarm } from "../../adapters/contract.ts"
+import type { Dialect, PlatformAlarm, StorageAdapter } from "../../adapters/contract.ts"
 import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
 import type { AlarmParked, AlarmScheduler, AlarmsImplementation, ScheduleConfiguration } from "../../subjects/alarms/api.ts"
 import { AlarmReporter, ScheduleConfiguration as ScheduleConfigurationRef } from "../../subjects/alarms/api.ts"
@@ -27,6 +27,7 @@ export interface AlarmsFixture {
   readonly reports: Array<AlarmParked>
   /** Makes the next `platformAlarm.set` fail (once), to force a rollback at reconcile. */
   readonly failNextPlatformAlarmSet: () => void
+  readonly dialect: Dialect
   /** Builds another scheduler over the same database (a restart). */
   readonly restart: Effect.Effect<AlarmScheduler, unknown>
 }
@@ -37,6 +38,8 @@ export interface RunAlarmsOptions {
   readonly configuration?: ScheduleConfiguration
   /** Runs before the scheduler is built (e.g. to create the older schema). */
   readonly beforeMake?: (sql: SqlClient.SqlClient) => Effect.Effect<void, unknown>
+  /** The storage adapter; default a fresh in-memory SQLite database. */
+  readonly adapter?: StorageAdapter
 }
 
 /** DateTime at `T0 + offsetMs`. */
@@ -72,7 +75,8 @@ export const runAlarms = <A>(
   const reports: Array<AlarmParked> = []
   const program = Effect.gen(function*() {
     yield* TestClock.setTime(T0)
-    const db = yield* makeSqliteAdapter().open()
+    const adapter = options.adapter ?? makeSqliteAdapter()
+    const db = yield* adapter.open()
     let failSets = 0
     const platformAlarm: PlatformAlarm = {
       get: db.platformAlarm.get,
@@ -89,13 +93,14 @@ export const runAlarms = <A>(
         })
     }
     if (options.beforeMake !== undefined) yield* options.beforeMake(db.sql)
-    const make = implementation.make({ sql: db.sql, dialect: "sqlite", platformAlarm })
+    const make = implementation.make({ sql: db.sql, dialect: adapter.dialect, platformAlarm })
     const alarms = yield* make
     const fixture: AlarmsFixture = {
       alarms,
       sql: db.sql,
       platformAlarm,
       reports,
+      dialect: adapter.dialect,
       failNextPlatformAlarmSet: () => {
         failSets += 1
       },

@@ -1,0 +1,108 @@
+/**
+ * The same shipped alarms code on the Postgres dialect (PGlite in-process and a real Postgres server):
+ * BIGINT epoch-ms columns, GREATEST in the backfill, the catalog queries of the migration, upserts
+ * and RETURNING. Every witness scenario, the default timeline and the migration run on each.
+ */
+import { Effect, Exit, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { StorageAdapter } from "../../adapters/contract.ts"
+import { makePgliteAdapter } from "../../adapters/pglite/index.ts"
+import { makePostgresAdapter } from "../../adapters/postgres/index.ts"
+import { alarmsDialect } from "../../subjects/alarms/dialect.ts"
+import { shippedAlarms } from "../../subjects/alarms/index.ts"
+import { insertOldRow, OLD_RUN_AT_INDEX, oldSchemaDdl, SCHEDULED_TABLE, WAKE_INDEX } from "../../subjects/alarms/schema.ts"
+import { h1ContentAck } from "../known-bad/alarms/h1-content-ack.ts"
+import { at, platformAlarmRel, rel, runAlarms, setTime, smallestWakeRel, T0 } from "./alarmsSupport.ts"
+import { alarmWitnesses, runWitness } from "./alarmsWitnesses.ts"
+
+const backends: ReadonlyArray<{
+  readonly name: string
+  readonly make: Effect.Effect<StorageAdapter, unknown, Scope.Scope>
+}> = [
+  { name: "pglite", make: makePgliteAdapter },
+  { name: "postgres", make: makePostgresAdapter().make }
+]
+
+for (const backend of backends) {
+  describe(`alarms on ${backend.name}`, () => {
+    const scope = Scope.makeUnsafe()
+    let adapter: StorageAdapter
+
+    beforeAll(async () => {
+      adapter = await Effect.runPromise(Scope.provide(backend.make, scope))
+    })
+
+    afterAll(async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    })
+
+    it("passes every witness scenario, and the H1 variant still fails its own", async () => {
+      const problems: Array<string> = []
+      for (const [id, witness] of Object.entries(alarmWitnesses)) {
+        const problem = await runWitness(shippedAlarms, witness, adapter)
+        if (problem !== null) problems.push(`${id}: ${problem}`)
+      }
+      expect(problems).toEqual([])
+      expect(await runWitness(h1ContentAck.implementation, alarmWitnesses["h1-content-ack"]!, adapter)).not.toBeNull()
+    })
+
+    it("follows the default backoff timeline and parks once", async () => {
+      const result = await runAlarms(shippedAlarms, (f) =>
+        Effect.gen(function*() {
+          yield* f.alarms.scheduleAlarm({ tag: "job", id: "a", payload: { n: 1 }, runAt: at(0) })
+          const delays: Array<number> = []
+          let nowMs = 0
+          for (let call = 1; call <= 9; call++) {
+            yield* f.alarms.processDueAlarms(() => Effect.fail("boom"))
+            const retryAt = rel((yield* f.alarms.getAlarmStatus({ tag: "job", id: "a" }))!.retryAt)!
+            expect(yield* platformAlarmRel(f)).toBe(retryAt)
+            delays.push(retryAt - nowMs)
+            nowMs = retryAt
+            yield* setTime(nowMs)
+          }
+          return { delays, reports: f.reports.length }
+        }), { adapter })
+      expect(result.delays).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 3_600_000, 3_600_000])
+      expect(result.reports).toBe(1)
+    })
+
+    it("migrates old-schema rows, which keep firing", async () => {
+      const dialect = alarmsDialect("postgres")
+      const result = await runAlarms(shippedAlarms, (f) =>
+        Effect.gen(function*() {
+          const wakeIndex = yield* f.sql.unsafe(dialect.indexExistsSql, [WAKE_INDEX])
+          const oldIndex = yield* f.sql.unsafe(dialect.indexExistsSql, [OLD_RUN_AT_INDEX])
+          const rows = yield* f.sql<{ readonly run_at: unknown; readonly wake_at: unknown }>`
+            SELECT run_at, wake_at FROM ${f.sql.literal(SCHEDULED_TABLE)}`
+          yield* setTime(1_000)
+          const pass = yield* f.alarms.processDueAlarms(() => Effect.void)
+          return {
+            wakeIndex: wakeIndex.length,
+            oldIndex: oldIndex.length,
+            backfilled: rows.every((row) => Number(row.run_at) === Number(row.wake_at)),
+            handled: pass.handled.map((event) => event.id),
+            repeat: rel((yield* f.alarms.getAlarmStatus({ tag: "job", id: "repeat" }))?.runAt),
+            platform: yield* platformAlarmRel(f),
+            smallest: yield* smallestWakeRel(f)
+          }
+        }), {
+        adapter,
+        beforeMake: (sql) =>
+          Effect.gen(function*() {
+            for (const ddl of oldSchemaDdl(dialect)) yield* sql.unsafe(ddl)
+            yield* insertOldRow(sql, { ref: { tag: "job", id: "once" }, runAtMs: T0, repeatEveryMs: null, payloadJson: "1" })
+            yield* insertOldRow(sql, { ref: { tag: "job", id: "repeat" }, runAtMs: T0 + 500, repeatEveryMs: 60_000, payloadJson: "2" })
+          })
+      })
+      expect(result).toEqual({
+        wakeIndex: 1,
+        oldIndex: 0,
+        backfilled: true,
+        handled: ["once", "repeat"],
+        repeat: 61_000,
+        platform: 61_000,
+        smallest: 61_000
+      })
+    })
+  })
+}
