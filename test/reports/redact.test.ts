@@ -84,3 +84,19 @@ describe("every format redacts the planted connection string", () => {
     expect(text.replace(/\\\*/g, "*")).toContain("u:***@h/db")
   })
 })
+
+describe("redaction by value, from the environment", () => {
+  it("removes a bare password that no pattern recognises from every format", () => {
+    const report = makeReport()
+    // A driver quoting the bare password: no pattern can recognise it, the environment can.
+    const leaky = {
+      ...report,
+      adapters: [{ ...report.adapters[0]!, requirements: [{ ...report.adapters[0]!.requirements[0]!, reason: "auth failed with Zq9-unusual-pw" }] }]
+    }
+    const safe = redactSecrets(leaky, secretsFromEnvironment({ DATABASE_URL: "postgres://app:Zq9-unusual-pw@db/x" }))
+    expect(JSON.stringify(leaky)).toContain("Zq9-unusual-pw")
+    for (const text of [renderJson(safe), renderMarkdown(safe), renderHtml(safe), renderJunit(safe)]) expect(text).not.toContain("Zq9-unusual-pw")
+    // The formats that show a passing requirement's reason show it redacted.
+    for (const text of [renderJson(safe), renderHtml(safe)]) expect(text).toContain("auth failed with ***")
+  })
+})
