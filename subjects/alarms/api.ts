@@ -3,7 +3,7 @@
  * logical alarms `{tag, id}` onto the single platform alarm of a Durable Object and stores them in SQL.
  *
  * This file is the binding contract for every implementation the suite certifies: the shipped one
- * (`subjects/alarms/make.ts`), the known-bad variants used to test the suite itself, and third-party
+ * (`shippedAlarms` in `subjects/alarms/index.ts`), the known-bad variants used to test the suite itself, and third-party
  * schedulers ("implementation authors certify their own scheduler"). Names and shapes follow the
  * upstream package (effect-cf `DurableObjectAlarm`, 0.52 behaviour) so an upstream implementation,
  * or a fork of it, binds with a thin wrapper. Rule numbers (R1-R29) refer to `reference/alarms.md`.
