@@ -49,7 +49,7 @@ export const failedCommitProperty: PropertyDefinition<FailedCommitScenario & Jso
     Effect.gen(function*() {
       const sql = environment.database.sql
       const recorder = new TraceRecorder()
-      const created = yield* createTables(sql, recorder, [
+      const created = yield* createTables(environment.database, recorder, [
         "CREATE TABLE adp_parent (id BIGINT PRIMARY KEY)",
         "CREATE TABLE adp_child (id BIGINT PRIMARY KEY, parent_id BIGINT NOT NULL REFERENCES adp_parent (id) DEFERRABLE INITIALLY DEFERRED)",
         "CREATE TABLE adp_caught (k TEXT PRIMARY KEY, v BIGINT NOT NULL)"

@@ -43,7 +43,7 @@ export const isolationProperty: PropertyDefinition<IsolationScenario & Json> = {
         })
       }
       const recorder = new TraceRecorder()
-      const created = yield* createTables(writer, recorder, ["CREATE TABLE adp_iso (k TEXT PRIMARY KEY, v BIGINT NOT NULL)"])
+      const created = yield* createTables(environment.database, recorder, ["CREATE TABLE adp_iso (k TEXT PRIMARY KEY, v BIGINT NOT NULL)"])
       if (!created) return recorder.trace()
       const readOther = orHarness(
         "read from connection 1",

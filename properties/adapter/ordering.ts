@@ -32,7 +32,7 @@ export const byteOrderProperty: PropertyDefinition<ByteOrderScenario & Json> = {
     Effect.gen(function*() {
       const sql = environment.database.sql
       const recorder = new TraceRecorder()
-      const created = yield* createTables(sql, recorder, [
+      const created = yield* createTables(environment.database, recorder, [
         `CREATE TABLE ${TABLE} (k ${columnTypes(sql).byteOrderedText} PRIMARY KEY)`
       ])
       if (!created) return recorder.trace()

@@ -67,7 +67,7 @@ export const roundTripProperty: PropertyDefinition<RoundTripScenario & Json> = {
       const sql = environment.database.sql
       const types = columnTypes(sql)
       const recorder = new TraceRecorder()
-      const created = yield* createTables(sql, recorder, [
+      const created = yield* createTables(environment.database, recorder, [
         `CREATE TABLE ${TABLE} (id BIGINT PRIMARY KEY, i BIGINT, t TEXT, b ${types.bytes}, j TEXT)`
       ])
       if (!created) return recorder.trace()

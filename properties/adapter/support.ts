@@ -4,6 +4,7 @@
  */
 import { Cause, Clock, Effect, Exit } from "effect"
 import type { SqlClient } from "effect/sql"
+import type { IsolatedDatabase } from "../../adapters/contract.ts"
 import { isSqlError } from "effect/sql/SqlError"
 import { HarnessError } from "../../harness/errors.ts"
 import type { Divergence, ExecutionTrace, Json, StepRecord } from "../../harness/Property.ts"
@@ -140,20 +141,21 @@ export const columnTypes = (sql: SqlClient.SqlClient): ColumnTypes =>
   })
 
 /**
- * Creates a property's tables on the fresh database. A failure means the database was not fresh (or
- * cannot hold ordinary tables): recorded as an ADP-014 divergence, and the caller stops.
+ * Creates a property's tables on the fresh database and checks the platform alarm slot is empty. A
+ * failure means the database was not fresh (or cannot hold ordinary tables): recorded as an ADP-014
+ * divergence, and the caller stops. The slot is read through `platformAlarm.get`, so it works the same
+ * for emulated and native (Durable Object) slots.
  */
 export const createTables = (
-  sql: SqlClient.SqlClient,
+  database: IsolatedDatabase,
   recorder: TraceRecorder,
   statements: ReadonlyArray<string>
 ): Effect.Effect<boolean> =>
   Effect.gen(function*() {
     recorder.cover(ADP.freshDatabase)
-    const alarmExit = yield* Effect.exit(sql.unsafe<{ readonly n: unknown }>("SELECT COUNT(*) AS n FROM dc_platform_alarm"))
-    const alarmRows = Exit.isSuccess(alarmExit) ? Number(alarmExit.value[0]?.n ?? -1) : -1
+    const alarmExit = yield* Effect.exit(database.platformAlarm.get)
     for (const statement of statements) {
-      const exit = yield* Effect.exit(sql.unsafe(statement))
+      const exit = yield* Effect.exit(database.sql.unsafe(statement))
       const index = yield* recorder.step("createTable", statement, describeExit(exit), { ok: [] })
       if (Exit.isFailure(exit)) {
         recorder.diverge(
@@ -166,14 +168,15 @@ export const createTables = (
         return false
       }
     }
-    if (alarmRows !== 0) {
-      const index = yield* recorder.step("countPlatformAlarmRows", null, alarmRows, 0)
+    if (!Exit.isSuccess(alarmExit) || alarmExit.value !== null) {
+      const actual = describeExit(alarmExit)
+      const index = yield* recorder.step("readPlatformAlarm", null, actual, { ok: null })
       recorder.diverge(
         ADP.freshDatabase,
         index,
-        "The platform alarm table of a freshly opened database must exist and be empty.",
-        0,
-        alarmRows
+        "The platform alarm slot of a freshly opened database must be readable and empty (null).",
+        { ok: null },
+        actual
       )
       return false
     }

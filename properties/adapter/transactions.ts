@@ -76,7 +76,7 @@ export const transactionsProperty: PropertyDefinition<TransactionScenario & Json
       const sql = environment.database.sql
       const savepoints = environment.capabilities.savepoints
       const recorder = new TraceRecorder()
-      const created = yield* createTables(sql, recorder, [`CREATE TABLE ${TABLE} (k TEXT PRIMARY KEY, v BIGINT NOT NULL)`])
+      const created = yield* createTables(environment.database, recorder, [`CREATE TABLE ${TABLE} (k TEXT PRIMARY KEY, v BIGINT NOT NULL)`])
       if (!created) return recorder.trace()
 
       const readAll = orHarness(
@@ -186,7 +186,7 @@ export const transactionsProperty: PropertyDefinition<TransactionScenario & Json
           expectFailure ? ADP.rollback : ADP.failedCommit,
           index,
           expectFailure
-            ? `The transaction failed (${scenario.failure!.kind} before statement ${scenario.failure!.at}), so the table must hold exactly its rows from before the transaction; it holds the rows shown${outcomeWrong ? ", and withTransaction even reported success" : ""}.`
+            ? `The transaction failed (${scenario.failure!.kind} before statement ${scenario.failure!.at}), so the table must hold exactly its rows from before the transaction, ${JSON.stringify(expectedAfter)}; it holds ${JSON.stringify(after)}${outcomeWrong ? ", and withTransaction even reported success" : ""}.`
             : "The transaction succeeded, so every write made inside it must be visible after it commits.",
           expectedAfter,
           after

@@ -44,7 +44,7 @@ export const upsertProperty: PropertyDefinition<UpsertScenario & Json> = {
     Effect.gen(function*() {
       const sql = environment.database.sql
       const recorder = new TraceRecorder()
-      const created = yield* createTables(sql, recorder, [
+      const created = yield* createTables(environment.database, recorder, [
         "CREATE TABLE adp_upsert (k TEXT PRIMARY KEY, v BIGINT NOT NULL)",
         "CREATE TABLE adp_unique (id BIGINT PRIMARY KEY, tag TEXT NOT NULL UNIQUE)"
       ])
