@@ -45,8 +45,12 @@ const ref: fc.Arbitrary<RefSpec> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<RefSpec>({ tag: "", id: "1" }, { tag: "a", id: "" }) }
 )
 
+/** `arbitrary` in about `percent`% of draws, otherwise absent. */
+const sometimes = <A>(arbitrary: fc.Arbitrary<A>, percent: number): fc.Arbitrary<A | undefined> =>
+  fc.oneof({ weight: 100 - percent, arbitrary: fc.constant(undefined) }, { weight: percent, arbitrary })
+
 const payload: fc.Arbitrary<Json> = fc.oneof(
-  { weight: 4, arbitrary: fc.constant(null) },
+  { weight: 6, arbitrary: fc.constant(null) },
   { weight: 4, arbitrary: fc.nat({ max: 3 }) },
   { weight: 3, arbitrary: fc.record({ n: fc.nat({ max: 3 }) }) },
   { weight: 1, arbitrary: fc.constant<Json>({ [UNENCODABLE_PAYLOAD_KEY]: true }) }
@@ -61,34 +65,37 @@ const runInMs: fc.Arbitrary<number> = fc.oneof(
 )
 
 const repeatEveryMs: fc.Arbitrary<number> = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(60_000, 120_000, 3_600_000) },
-  { weight: 1, arbitrary: fc.constantFrom(1_000, 1_500.5, 30_000) },
-  { weight: 1, arbitrary: fc.constantFrom(0, -1, 999) }
+  { weight: 6, arbitrary: fc.constantFrom(60_000, 120_000, 3_600_000) },
+  { weight: 1, arbitrary: fc.constantFrom(1_000, 1_500.5, 30_000, 0, -1, 999) }
 )
 
 const progress: fc.Arbitrary<number> = fc.oneof(
-  { weight: 8, arbitrary: fc.nat({ max: 4 }) },
+  { weight: 12, arbitrary: fc.nat({ max: 4 }) },
   { weight: 1, arbitrary: fc.constantFrom(-1, 1.5) }
 )
 
-const inputFor = (target: fc.Arbitrary<RefSpec>): fc.Arbitrary<InputSpec> =>
-  fc.record(
-    {
-      ref: target,
-      payload,
-      runInMs,
-      repeatEveryMs,
-      progress
-    },
-    { requiredKeys: ["ref", "payload", "runInMs"] }
-  ).map(({ ref: target, ...rest }) => ({ tag: target.tag, id: target.id, ...rest }))
+const inputWith = (
+  target: fc.Arbitrary<RefSpec>,
+  percents: { readonly repeat: number; readonly progress: number },
+  deadline: fc.Arbitrary<number> = runInMs
+): fc.Arbitrary<InputSpec> =>
+  fc.tuple(target, payload, deadline, sometimes(repeatEveryMs, percents.repeat), sometimes(progress, percents.progress)).map((
+    [ref, body, runIn, repeat, cursor]
+  ) => ({
+    tag: ref.tag,
+    id: ref.id,
+    payload: body,
+    runInMs: runIn,
+    ...(repeat === undefined ? {} : { repeatEveryMs: repeat }),
+    ...(cursor === undefined ? {} : { progress: cursor })
+  }))
 
-const input = inputFor(ref)
+const input = inputWith(ref, { repeat: 20, progress: 25 })
 
-const mutationFor = (target: fc.Arbitrary<RefSpec>): fc.Arbitrary<MutationSpec> =>
+const mutationFor = (target: fc.Arbitrary<RefSpec>, percents = { repeat: 20, progress: 25 }): fc.Arbitrary<MutationSpec> =>
   fc.oneof(
-    { weight: 5, arbitrary: inputFor(target).map((value): MutationSpec => ({ kind: "scheduleAlarm", input: value })) },
-    { weight: 2, arbitrary: inputFor(target).map((value): MutationSpec => ({ kind: "scheduleAlarmEarlier", input: value })) },
+    { weight: 5, arbitrary: inputWith(target, percents).map((value): MutationSpec => ({ kind: "scheduleAlarm", input: value })) },
+    { weight: 2, arbitrary: inputWith(target, percents).map((value): MutationSpec => ({ kind: "scheduleAlarmEarlier", input: value })) },
     { weight: 2, arbitrary: target.map((value): MutationSpec => ({ kind: "cancelAlarm", ref: value })) }
   )
 
@@ -107,12 +114,18 @@ const fault: fc.Arbitrary<TransactionFault> = fc.record({
   phase: fc.constantFrom("inside" as const, "afterCommit" as const, "setAlarmFails" as const)
 })
 
+/** A fault aimed at the first transactions of a dispatch, where failures and parking commit. */
+const dispatchFault: fc.Arbitrary<TransactionFault> = fc.record({
+  transaction: fc.integer({ min: 1, max: 2 }),
+  phase: fc.constantFrom("afterCommit" as const, "setAlarmFails" as const, "inside" as const)
+})
+
 /** Adds an optional fault (only in fault scenarios) and an optional failing reporter. */
 const withFaults = <C extends Command>(shape: ScenarioShape, command: fc.Arbitrary<C>, reporter: boolean): fc.Arbitrary<C> =>
   fc.tuple(
     command,
-    shape.faults ? fc.option(fault, { freq: 3, nil: undefined }) : fc.constant(undefined),
-    reporter ? fc.option(fc.constant(true), { freq: 6, nil: undefined }) : fc.constant(undefined)
+    shape.faults ? sometimes(fault, 30) : fc.constant(undefined),
+    reporter ? sometimes(fc.constant(true), 12) : fc.constant(undefined)
   ).map(([value, injected, reporterFails]) => ({
     ...value,
     ...(injected === undefined ? {} : { fault: injected }),
@@ -132,41 +145,46 @@ const onFailure: fc.Arbitrary<OnFailureScript> = fc.oneof(
   }))
 )
 
-const handlerWrite = (own: RefSpec): fc.Arbitrary<HandlerWriteSpec> => {
-  const target = fc.oneof({ weight: 3, arbitrary: fc.constant(own) }, { weight: 2, arbitrary: ref })
-  return fc.oneof(
-    { weight: 6, arbitrary: mutationFor(target) },
+/** A handler's write to its own row: an identical re-arm, a new deadline, a min-merge or a cancel. */
+const ownWrite = (own: RefSpec): fc.Arbitrary<MutationSpec> =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant<MutationSpec>({ kind: "scheduleAlarm", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0, copyOfOwnRow: true } }) },
+    { weight: 3, arbitrary: inputWith(fc.constant(own), { repeat: 10, progress: 15 }).map((value): MutationSpec => ({ kind: "scheduleAlarm", input: value })) },
+    { weight: 1, arbitrary: inputWith(fc.constant(own), { repeat: 10, progress: 15 }).map((value): MutationSpec => ({ kind: "scheduleAlarmEarlier", input: value })) },
+    { weight: 1, arbitrary: fc.constant<MutationSpec>({ kind: "cancelAlarm", ref: own }) }
+  )
+
+const handlerWrite = (own: RefSpec): fc.Arbitrary<HandlerWriteSpec> =>
+  fc.oneof(
+    { weight: 4, arbitrary: ownWrite(own) },
+    { weight: 3, arbitrary: mutationFor(ref, { repeat: 10, progress: 15 }) },
     {
       weight: 1,
-      arbitrary: fc.record(
-        {
-          kind: fc.constant("transaction" as const),
-          mutations: fc.array(mutationFor(target), { minLength: 1, maxLength: 2 }),
-          closureFails: fc.constant(true)
-        },
-        { requiredKeys: ["kind", "mutations"] }
-      )
+      arbitrary: fc.tuple(fc.array(fc.oneof(ownWrite(own), mutationFor(ref)), { minLength: 1, maxLength: 2 }), fc.boolean()).map((
+        [mutations, fails]
+      ): HandlerWriteSpec => (fails ? { kind: "transaction", mutations, closureFails: true } : { kind: "transaction", mutations }))
     }
   )
-}
 
 const scriptFor = (own: RefSpec): fc.Arbitrary<HandlerScriptSpec> =>
-  fc.record(
-    {
-      writes: fc.array(handlerWrite(own), { minLength: 1, maxLength: 2 }),
-      outcome: fc.constantFrom("succeed" as const, "fail" as const),
-      onFailure,
-      forkedWrite: mutationFor(fc.oneof(fc.constant(own), validRef))
-    },
-    { requiredKeys: [] }
-  )
+  fc.tuple(
+    sometimes(fc.array(handlerWrite(own), { minLength: 1, maxLength: 2 }), 50),
+    fc.constantFrom("succeed" as const, "fail" as const),
+    sometimes(onFailure, 40),
+    sometimes(mutationFor(fc.oneof(fc.constant(own), validRef)), 12)
+  ).map(([writes, outcome, action, forkedWrite]) => ({
+    ...(writes === undefined ? {} : { writes }),
+    outcome,
+    ...(action === undefined ? {} : { onFailure: action }),
+    ...(forkedWrite === undefined ? {} : { forkedWrite })
+  }))
 
 const handlerEntry: fc.Arbitrary<HandlerEntrySpec> = validRef.chain((own) =>
   scriptFor(own).map((script) => ({ tag: own.tag, id: own.id, script }))
 )
 
 const dispatchOptions: fc.Arbitrary<ProcessOptions | undefined> = fc.oneof(
-  { weight: 8, arbitrary: fc.constant(undefined) },
+  { weight: 10, arbitrary: fc.constant(undefined) },
   { weight: 2, arbitrary: fc.record({ limit: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ retryFailedAfterMs: fc.integer({ min: 1, max: 20_000 }) }) },
   { weight: 1, arbitrary: fc.constantFrom<ProcessOptions>({ limit: 0 }, { limit: 1.5 }, { retryFailedAfterMs: 0 }) }
@@ -181,19 +199,24 @@ const dispatch = (shape: ScenarioShape, handlers: fc.Arbitrary<ReadonlyArray<Han
     true
   )
 
+const smallBudget: fc.Arbitrary<ScheduleConfigurationInput> = fc.record({ unchangedAttemptBudget: fc.integer({ min: 1, max: 3 }) })
+
 const configuration: fc.Arbitrary<ScheduleConfigurationInput> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ unchangedAttemptBudget: fc.integer({ min: 1, max: 4 }) }) },
-  { weight: 2, arbitrary: fc.record({ unchangedAttemptBudget: fc.integer({ min: 5, max: 12 }) }) },
+  { weight: 6, arbitrary: smallBudget },
+  { weight: 2, arbitrary: fc.record({ unchangedAttemptBudget: fc.integer({ min: 4, max: 12 }) }) },
   {
     weight: 2,
-    arbitrary: fc.record(
-      {
-        minimumRetryDelayMs: fc.oneof(fc.integer({ min: 1_000, max: 5_000 }), fc.constant(1_000.5)),
-        parkedRetryDelayMs: fc.constantFrom(3_600_000, 7_200_000),
-        minimumRepeatIntervalMs: fc.constantFrom(1_000, 60_000, 120_000)
-      },
-      { requiredKeys: [] }
-    )
+    arbitrary: fc.tuple(
+      sometimes(fc.oneof(fc.integer({ min: 1_000, max: 5_000 }), fc.constant(1_000.5)), 60),
+      sometimes(fc.constantFrom(3_600_000, 7_200_000), 40),
+      sometimes(fc.constantFrom(1_000, 60_000, 120_000), 50),
+      sometimes(fc.integer({ min: 1, max: 3 }), 50)
+    ).map(([retry, parked, repeat, budget]): ScheduleConfigurationInput => ({
+      ...(retry === undefined ? {} : { minimumRetryDelayMs: retry }),
+      ...(parked === undefined ? {} : { parkedRetryDelayMs: parked }),
+      ...(repeat === undefined ? {} : { minimumRepeatIntervalMs: repeat }),
+      ...(budget === undefined ? {} : { unchangedAttemptBudget: budget })
+    }))
   },
   { weight: 1, arbitrary: fc.constant({}) },
   {
@@ -207,11 +230,14 @@ const configuration: fc.Arbitrary<ScheduleConfigurationInput> = fc.oneof(
   }
 )
 
+const scheduleCommand = (shape: ScenarioShape, value: fc.Arbitrary<InputSpec>): fc.Arbitrary<Command> =>
+  withFaults(shape, fc.tuple(value, fc.boolean()).map(([inputValue, earlier]): Command => (earlier ? { op: "schedule", earlier, input: inputValue } : { op: "schedule", input: inputValue })), true)
+
 const single = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
   fc.oneof(
-    { weight: 18, arbitrary: withFaults(shape, fc.tuple(input, fc.boolean()).map(([value, earlier]): Command => (earlier ? { op: "schedule", earlier, input: value } : { op: "schedule", input: value })), true) },
+    { weight: 18, arbitrary: scheduleCommand(shape, input) },
     { weight: 4, arbitrary: withFaults(shape, ref.map((value): Command => ({ op: "cancel", ref: value })), false) },
-    { weight: 3, arbitrary: ref.map((value): Command => ({ op: "status", ref: value })) },
+    { weight: 2, arbitrary: ref.map((value): Command => ({ op: "status", ref: value })) },
     {
       weight: 5,
       arbitrary: withFaults(
@@ -239,30 +265,92 @@ const single = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
 /**
  * A timeline: one alarm whose handler keeps failing (optionally self-rearming) dispatched `rounds`
  * times, each after the clock jumped to the next wake: reaches backoff, parking and hourly retries.
+ * Optionally the budget is raised midway (parking must stay sticky), and in fault scenarios some
+ * rounds break a storage transaction (often the one that parks).
  */
 const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
   fc.tuple(
     validRef,
-    fc.integer({ min: 2, max: 10 }),
-    fc.option(onFailure, { freq: 3, nil: undefined }),
+    fc.integer({ min: 2, max: 11 }),
+    sometimes(onFailure, 30),
     fc.boolean(),
-    fc.option(fault, { freq: 4, nil: undefined })
-  ).map(([own, rounds, action, rearm, injected]) => {
+    fc.array(shape.faults ? sometimes(dispatchFault, 30) : fc.constant(undefined), { minLength: 11, maxLength: 11 }),
+    sometimes(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 4, max: 12 })), 25),
+    fc.boolean()
+  ).map(([own, rounds, action, rearm, faults, raise, reportFails]) => {
     const script: HandlerScriptSpec = {
       outcome: "fail",
       ...(action === undefined ? {} : { onFailure: action }),
-      ...(rearm ? { writes: [{ kind: "scheduleAlarm", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0 } }] } : {})
+      ...(rearm ? { writes: [{ kind: "scheduleAlarm", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0, copyOfOwnRow: true } }] } : {})
     }
-    const commands: Array<Command> = []
+    const commands: Array<Command> = [{ op: "schedule", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0 } }]
     for (let round = 0; round < rounds; round++) {
-      const last = round === rounds - 1
+      if (raise !== undefined && raise[0] === round) commands.push({ op: "configure", configuration: { unchangedAttemptBudget: raise[1] } })
+      const injected = faults[round]
       commands.push({ op: "advanceToNextWake" })
       commands.push({
         op: "dispatch",
         handlers: [{ tag: own.tag, id: own.id, script }],
-        ...(last && shape.faults && injected !== undefined ? { fault: injected } : {})
+        ...(injected === undefined ? {} : { fault: injected }),
+        ...(reportFails && round % 2 === 1 ? { reporterFails: true } : {})
       })
     }
+    return commands
+  })
+
+/** A handler re-arming its own row (identically, elsewhere, or cancelling it) after its alarm fired. */
+const rearmTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.tuple(
+    inputWith(validRef, { repeat: 30, progress: 20 }, fc.integer({ min: 0, max: 5_000 })),
+    fc.array(ownWrite({ tag: "a", id: "1" }), { minLength: 1, maxLength: 2 }),
+    fc.constantFrom("succeed" as const, "fail" as const),
+    fc.integer({ min: 1, max: 3 })
+  ).map(([scheduled, writes, outcome, rounds]) => {
+    const own = { tag: scheduled.tag, id: scheduled.id }
+    const retargeted = writes.map((write): MutationSpec =>
+      write.kind === "cancelAlarm" ? { kind: "cancelAlarm", ref: own } : { kind: write.kind, input: { ...write.input, tag: own.tag, id: own.id } }
+    )
+    const commands: Array<Command> = [{ op: "schedule", input: { ...scheduled, payload: scheduled.payload === null ? null : 1 } }]
+    for (let round = 0; round < rounds; round++) {
+      commands.push({ op: "advanceToNextWake" })
+      commands.push({ op: "dispatch", handlers: [{ tag: own.tag, id: own.id, script: { writes: retargeted, outcome } }] })
+    }
+    return commands
+  })
+
+/** Two rows whose deadline order and effective-wake order differ once one of them backs off. */
+const orderTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.tuple(
+    fc.uniqueArray(validRef, { minLength: 2, maxLength: 2, selector: (value) => `${value.tag}/${value.id}` }),
+    fc.integer({ min: 1, max: 2_500 }),
+    fc.integer({ min: 1_000, max: 10_000 }),
+    fc.option(fc.integer({ min: 1, max: 2 }), { nil: undefined })
+  ).map(([[first, second], laterMs, waitMs, limit]) => [
+    { op: "schedule", input: { tag: first!.tag, id: first!.id, payload: null, runInMs: 0 } },
+    { op: "schedule", input: { tag: second!.tag, id: second!.id, payload: null, runInMs: laterMs } },
+    { op: "dispatch", handlers: [{ tag: first!.tag, id: first!.id, script: { outcome: "fail" } }] },
+    { op: "advanceBy", ms: waitMs },
+    limit === undefined ? { op: "dispatch", handlers: [] } : { op: "dispatch", options: { limit }, handlers: [] }
+  ].map((command) => command as Command))
+
+/** An external notice replayed with an older, equal or newer cursor, around a failure. */
+const cursorTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.tuple(
+    validRef,
+    fc.integer({ min: 1, max: 3 }),
+    fc.integer({ min: -1, max: 1 }),
+    fc.integer({ min: 0, max: 5_000 }),
+    fc.integer({ min: 0, max: 5_000 }),
+    fc.boolean(),
+    fc.boolean()
+  ).map(([own, cursor, delta, firstMs, secondMs, failFirst, earlier]) => {
+    const commands: Array<Command> = [{ op: "schedule", input: { tag: own.tag, id: own.id, payload: 1, runInMs: firstMs, progress: cursor } }]
+    if (failFirst) {
+      commands.push({ op: "advanceToNextWake" })
+      commands.push({ op: "dispatch", handlers: [{ tag: own.tag, id: own.id, script: { outcome: "fail" } }] })
+    }
+    const replay: InputSpec = { tag: own.tag, id: own.id, payload: 2, runInMs: secondMs, progress: cursor + delta }
+    commands.push(earlier ? { op: "schedule", earlier: true, input: replay } : { op: "schedule", input: replay })
     return commands
   })
 
@@ -276,8 +364,11 @@ const redelivery = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> 
 
 const chunk = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
   fc.oneof(
-    { weight: 12, arbitrary: single(shape) },
-    { weight: 2, arbitrary: failingTimeline(shape) },
+    { weight: 14, arbitrary: single(shape) },
+    { weight: 3, arbitrary: failingTimeline(shape) },
+    { weight: 2, arbitrary: rearmTimeline() },
+    { weight: 1, arbitrary: orderTimeline() },
+    { weight: 1, arbitrary: cursorTimeline() },
     { weight: 1, arbitrary: redelivery(shape) }
   )
 
@@ -301,7 +392,7 @@ const legacyRows: fc.Arbitrary<ReadonlyArray<LegacyRowSpec>> = fc.uniqueArray(
  */
 export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenario> =>
   fc.tuple(
-    fc.option(configuration, { freq: 2, nil: undefined }),
+    sometimes(configuration, 55),
     shape.legacy ? legacyRows : fc.constant(undefined),
     fc.array(chunk(shape), { minLength: 1, maxLength: shape.maxChunks })
   ).map(([initial, legacy, chunks]) => ({

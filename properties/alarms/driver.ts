@@ -208,7 +208,11 @@ const eventJson = (event: AlarmEvent): Json => ({
 /** A dispatch result in the model's shape. */
 export const dispatchJson = (result: ProcessDueAlarmsResult): Json => ({
   handled: result.handled.map(eventJson),
-  failed: result.failed.map((failure) => ({ event: failure.event === undefined ? null : eventJson(failure.event) })),
+  failed: result.failed.map((failure) => ({
+    tag: failure.tag,
+    id: failure.id,
+    event: failure.event === undefined ? null : eventJson(failure.event)
+  })),
   parked: result.parked.map((report) => ({ attempts: report.attempts, retryAtMs: DateTime.toEpochMillis(report.retryAt) }))
 })
 

@@ -26,6 +26,7 @@ import {
   step,
   type StepOutcome,
   storageIdOf,
+  readRow,
   type TransactionFault
 } from "../../models/alarms/index.ts"
 import {
@@ -51,7 +52,7 @@ import {
   toImplementationConfiguration
 } from "./driver.ts"
 import { makeFaultInjector } from "./faultInjector.ts"
-import type { AlarmsScenario, Command } from "./scenario.ts"
+import type { AlarmsScenario, Command, HandlerEntrySpec, HandlerWriteSpec, InputSpec, MutationSpec } from "./scenario.ts"
 import { toModelInput, toModelLegacyRows, toModelScript, toModelTransactionMutation } from "./scenario.ts"
 
 /** Bound on commands executed from one scenario (generators stay far below it). */
@@ -123,6 +124,56 @@ const modelOperation = (command: Command, atMs: number): Operation | null => {
     case "advanceToNextWake":
     case "advanceBy":
       return null
+  }
+}
+
+const parsedPayload = (text: string): Json => {
+  try {
+    return JSON.parse(text) as Json
+  } catch {
+    return null
+  }
+}
+
+const resolveInput = (input: InputSpec, model: ModelState, atMs: number): InputSpec => {
+  if (input.copyOfOwnRow !== true) return input
+  const { copyOfOwnRow: _copy, ...rest } = input
+  const row = readRow(model.rows, storageIdOf(input))
+  if (row === undefined) return rest
+  const { repeatEveryMs: _repeat, ...withoutRepeat } = rest
+  return {
+    ...withoutRepeat,
+    payload: parsedPayload(row.payloadText),
+    runInMs: row.runAtMs - atMs,
+    ...(row.repeatEveryMs === null ? {} : { repeatEveryMs: row.repeatEveryMs })
+  }
+}
+
+const resolveMutation = (mutation: MutationSpec, model: ModelState, atMs: number): MutationSpec =>
+  mutation.kind === "cancelAlarm" ? mutation : { kind: mutation.kind, input: resolveInput(mutation.input, model, atMs) }
+
+/**
+ * Resolves identical re-arms (`copyOfOwnRow`) in handler scripts from the model's state before the
+ * step, so the implementation and the model see the same concrete values.
+ */
+const resolveCommand = (command: Command, model: ModelState, atMs: number): Command => {
+  if (command.op !== "dispatch") return command
+  return {
+    ...command,
+    handlers: command.handlers.map((entry): HandlerEntrySpec => ({
+      ...entry,
+      script: {
+        ...entry.script,
+        ...(entry.script.writes === undefined ? {} : {
+          writes: entry.script.writes.map((write): HandlerWriteSpec =>
+            write.kind === "transaction"
+              ? { ...write, mutations: write.mutations.map((mutation) => resolveMutation(mutation, model, atMs)) }
+              : resolveMutation(write, model, atMs)
+          )
+        }),
+        ...(entry.script.forkedWrite === undefined ? {} : { forkedWrite: resolveMutation(entry.script.forkedWrite, model, atMs) })
+      }
+    }))
   }
 }
 
@@ -253,8 +304,9 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
     })
 
     const commands = scenario.commands.slice(0, MAX_COMMANDS)
-    for (const [index, command] of commands.entries()) {
+    for (const [index, generated] of commands.entries()) {
       const atMs = yield* nowMs
+      const command = resolveCommand(generated, model, atMs)
       const args = json(command)
 
       if (command.op === "advanceToNextWake" || command.op === "advanceBy") {

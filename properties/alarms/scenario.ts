@@ -34,6 +34,11 @@ export interface InputSpec extends RefSpec {
   readonly runInMs: number
   readonly repeatEveryMs?: number
   readonly progress?: number
+  /**
+   * In a handler script: copy the handled row's payload, deadline and repeat (an identical re-arm).
+   * Resolved from the model's state before the step, so both sides see the same values.
+   */
+  readonly copyOfOwnRow?: boolean
 }
 
 /** One mutation: a schedule (or schedule-earlier) or a cancel. */
@@ -117,7 +122,7 @@ export interface AlarmsScenario {
 
 /** The model's schedule input at virtual time `nowMs`. */
 export const toModelInput = (input: InputSpec, nowMs: number): ScheduleInput => {
-  const { runInMs, ...rest } = input
+  const { runInMs, copyOfOwnRow: _copy, ...rest } = input
   return { ...rest, runAtMs: nowMs + runInMs }
 }
 
