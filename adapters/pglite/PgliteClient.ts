@@ -11,6 +11,10 @@
  * statement inside had failed and the error was caught) fails the transaction instead of passing
  * silently.
  *
+ * Session state other than `search_path` is shared by every database of one instance: statements
+ * must not change `search_path` themselves, and TEMP tables (which live in the session, not in the
+ * schema) are visible to every run; the contract properties use neither.
+ *
  * int8: PGlite parses int8 to a `number` when it lies in [-(2^53-1), 2^53-1] and to an exact `bigint`
  * otherwise; we keep that rule (the sqlite adapter applies the same one), so nothing is rounded.
  */
