@@ -46,7 +46,7 @@ const canonical = (value: unknown): unknown => {
 
 const walk = (model: unknown, implementation: unknown, path: string, depth: number, out: Array<StateDiffRow>): void => {
   if (out.length >= MAX_WALK_ROWS) return
-  const shown = path === "" ? "(state)" : path
+  const shown = path === "" ? "(value)" : path
   const bothRecords = isRecord(model) && isRecord(implementation)
   const bothArrays = Array.isArray(model) && Array.isArray(implementation)
   if (depth < MAX_DEPTH && (bothRecords || bothArrays)) {

@@ -74,7 +74,7 @@ tr.row-fail td{background:#fff8f7}tr.row-error td{background:#fdf8ff}
 .explanation{font-size:15px;margin:4px 0 10px}
 .expected-actual{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}
 .expected-actual dt{color:var(--muted)}.expected-actual dd{margin:0}
-pre.replay{background:#0d1117;color:#e6edf3;padding:10px 12px;border-radius:6px;overflow-x:auto;margin:6px 0 4px}
+pre.replay{background:#0d1117;color:#e6edf3;padding:10px 12px;border-radius:6px;white-space:pre-wrap;word-break:break-all;margin:6px 0 4px}
 .facts{color:var(--muted);font-size:13px}
 figure{margin:12px 0}figcaption{color:var(--muted);font-size:12.5px;margin-top:4px}
 .legend span{margin-right:14px}.legend i{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
@@ -188,29 +188,42 @@ const adapterSection = (adapter: AdapterResult, adapterSlug: string): string => 
   ].join("\n")
 }
 
-const stateDetails = (step: StepRecord, divergent: boolean): string => {
-  if (step.modelState === undefined && step.implementationState === undefined) return ""
-  const diff = diffStates(step.modelState, step.implementationState, MAX_STATE_ROWS)
-  const summary =
-    diff.differing === 0
-      ? `State after step ${step.index}: model and implementation agree (${diff.rows.length} value${diff.rows.length === 1 ? "" : "s"})`
-      : `State after step ${step.index}: ${diff.differing} difference${diff.differing === 1 ? "" : "s"}`
+const diffTable = (summary: string, model: unknown, implementation: unknown, open: boolean, kind: "state" | "result"): string => {
+  const diff = diffStates(model, implementation, MAX_STATE_ROWS)
   const cell = (value: unknown): string => (value === undefined ? `<span class="absent">absent</span>` : jsonCell(value, 600))
   const rows = diff.rows.map(
     (row) => `<tr class="${row.differs ? "diff" : "same"}"><td class="path mono">${esc(row.path)}</td><td>${cell(row.model)}</td><td>${cell(row.implementation)}</td></tr>`
   )
   if (diff.omitted > 0) rows.push(`<tr><td colspan="3" class="facts">${diff.omitted} equal values not shown</td></tr>`)
-  const open = diff.differing > 0 || divergent ? " open" : ""
-  return `<details class="state"${open}><summary class="${diff.differing > 0 ? "has-diff" : ""}">${esc(summary)}</summary><table class="state-diff"><thead><tr><th>Path</th><th>Model</th><th>Implementation</th></tr></thead><tbody>${rows.join(
+  return `<details class="${kind}"${open ? " open" : ""}><summary class="${diff.differing > 0 ? "has-diff" : ""}">${esc(summary)}</summary><table class="state-diff"><thead><tr><th>Path</th><th>Model</th><th>Implementation</th></tr></thead><tbody>${rows.join(
     ""
   )}</tbody></table></details>`
+}
+
+/** The result difference (when results differ) and the state comparison after a step. */
+const stepDetails = (step: StepRecord, divergent: boolean): string => {
+  const parts: Array<string> = []
+  const results = diffStates(step.model, step.implementation, MAX_STATE_ROWS)
+  if (results.differing > 0) {
+    const summary = `Result of step ${step.index}: ${results.differing} difference${results.differing === 1 ? "" : "s"}`
+    parts.push(diffTable(summary, step.model, step.implementation, true, "result"))
+  }
+  if (step.modelState !== undefined || step.implementationState !== undefined) {
+    const state = diffStates(step.modelState, step.implementationState, MAX_STATE_ROWS)
+    const summary =
+      state.differing === 0
+        ? `State after step ${step.index}: model and implementation agree (${state.rows.length} value${state.rows.length === 1 ? "" : "s"})`
+        : `State after step ${step.index}: ${state.differing} difference${state.differing === 1 ? "" : "s"}`
+    parts.push(diffTable(summary, step.modelState, step.implementationState, state.differing > 0 || divergent, "state"))
+  }
+  return parts.join("")
 }
 
 const stepsTable = (steps: ReadonlyArray<StepRecord>, divergentIndex: number, idPrefix: string): string => {
   const firstMs = steps.length === 0 ? 0 : Math.min(...steps.map((s) => s.virtualTimeMs))
   const rows = steps.slice(0, MAX_STEPS).map((step) => {
     const divergent = step.index === divergentIndex
-    const resultsDiffer = compactJson(step.implementation) !== compactJson(step.model)
+    const resultsDiffer = diffStates(step.model, step.implementation, 1).differing > 0
     const classes = ["step", divergent ? "divergent" : "", step.fault === undefined ? "" : "has-fault"].filter((c) => c !== "").join(" ")
     const notes =
       (step.fault === undefined ? "" : `<br><span class="fault-note">⚡ fault: ${esc(step.fault)}</span>`) +
@@ -221,8 +234,8 @@ const stepsTable = (steps: ReadonlyArray<StepRecord>, divergentIndex: number, id
     )}">${esc(formatOffsetMs(step.virtualTimeMs - firstMs))}</td><td><code>${esc(step.operation)}</code> ${jsonCell(step.args)}${notes}</td><td${differsClass}>${jsonCell(
       step.implementation
     )}</td><td${differsClass}>${jsonCell(step.model)}</td></tr>`
-    const state = stateDetails(step, divergent)
-    return state === "" ? stepRow : `${stepRow}<tr class="state-row"><td colspan="5">${state}</td></tr>`
+    const details = stepDetails(step, divergent)
+    return details === "" ? stepRow : `${stepRow}<tr class="state-row"><td colspan="5">${details}</td></tr>`
   })
   if (steps.length > MAX_STEPS) rows.push(`<tr><td colspan="5" class="facts">${steps.length - MAX_STEPS} more steps not shown (see the JSON report)</td></tr>`)
   return `<table class="steps"><thead><tr><th class="num">#</th><th>Virtual time</th><th>Operation and arguments</th><th>Implementation</th><th>Model</th></tr></thead><tbody>${rows.join(

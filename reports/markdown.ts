@@ -43,16 +43,16 @@ const code = (value: string): string =>
 
 const stepRow = (step: StepRecord, firstTimeMs: number, divergentIndex: number | undefined): string => {
   const diff = diffStates(step.modelState, step.implementationState, 50)
-  const resultsDiffer = compactJson(step.implementation) !== compactJson(step.model)
+  const results = diffStates(step.model, step.implementation, 50)
+  const differingPaths = (rows: typeof diff.rows): string => {
+    const paths = rows.filter((row) => row.differs).map((row) => row.path)
+    return `${paths.slice(0, 3).map(code).join(", ")}${paths.length > 3 ? ` (+${paths.length - 3})` : ""}`
+  }
   const notes: Array<string> = []
   if (step.fault !== undefined) notes.push(`⚡ ${text(step.fault)}`)
   if (step.index === divergentIndex) notes.push("**⟵ diverges here**")
-  else if (resultsDiffer) notes.push("results differ")
-  if (diff.differing > 0) {
-    const paths = diff.rows.filter((row) => row.differs).map((row) => row.path)
-    const shown = paths.slice(0, 3).map(code).join(", ")
-    notes.push(`state differs: ${shown}${paths.length > 3 ? ` (+${paths.length - 3})` : ""}`)
-  }
+  if (results.differing > 0) notes.push(`result differs: ${differingPaths(results.rows)}`)
+  if (diff.differing > 0) notes.push(`state differs: ${differingPaths(diff.rows)}`)
   const index = step.index === divergentIndex ? `**${step.index}**` : String(step.index)
   return `| ${index} | ${formatOffsetMs(step.virtualTimeMs - firstTimeMs)} | ${code(`${step.operation} ${compactJson(step.args, 160)}`)} | ${code(
     compactJson(step.implementation, 120)

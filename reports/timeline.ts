@@ -121,7 +121,8 @@ export const renderTimelineSvg = (steps: ReadonlyArray<StepRecord>, options: Tim
   )
   // Axis and ticks.
   parts.push(`<line class="tl-axis" x1="${MARGIN_LEFT}" y1="${axisY}" x2="${WIDTH - MARGIN_RIGHT}" y2="${axisY}"/>`)
-  const tickCount = Math.round(axisEndMs / intervalMs)
+  // All steps at one instant: a single "+0s" tick rather than a made-up scale.
+  const tickCount = spanMs === 0 ? 0 : Math.round(axisEndMs / intervalMs)
   for (let tick = 0; tick <= tickCount && tick <= MAX_TICKS * 2; tick++) {
     const x = xOf(firstMs + tick * intervalMs)
     parts.push(

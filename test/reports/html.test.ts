@@ -33,6 +33,15 @@ describe("renderHtml (markup)", () => {
     expect(html).toContain("the implementation had cleared the platform alarm and handled nothing.")
   })
 
+  it("pinpoints the differing result field and state keys of a step", () => {
+    expect(html.match(/<details class="result" open>/g)).toHaveLength(1)
+    expect(html).toContain(`<summary class="has-diff">Result of step 4: 1 difference</summary>`)
+    expect(html).toContain(`<tr class="diff"><td class="path mono">handled</td><td><code class="json">1</code></td><td><code class="json">0</code></td></tr>`)
+    expect(html).toContain(`<summary class="has-diff">State after step 2: 1 difference</summary>`)
+    expect(html).toContain(`<tr class="diff"><td class="path mono">platformAlarm</td>`)
+    expect(html).toContain(`<summary class="">State after step 0: model and implementation agree (4 values)</summary>`)
+  })
+
   it("escapes values from the report (no HTML injection)", () => {
     expect(html).not.toContain("<script>alert(1)</script>")
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &amp; \\&quot;quotes\\&quot;")
