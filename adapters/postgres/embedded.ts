@@ -17,10 +17,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { chownSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { basename, dirname, join } from "node:path"
 
 /** Options for `startEmbeddedPostgres`. */
 export interface EmbeddedPostgresOptions {
@@ -59,7 +59,8 @@ const READY_MARKER = "database system is ready to accept connections"
 const OS_USER = "postgres"
 const DB_USER = "postgres"
 
-interface Binaries {
+/** Paths of the two server binaries. */
+export interface Binaries {
   readonly initdb: string
   readonly postgres: string
 }
@@ -80,7 +81,8 @@ const loadBinaries = async (): Promise<Binaries> => {
   }
 }
 
-interface OsIdentity {
+/** A uid/gid pair to run the server as. */
+export interface OsIdentity {
   readonly uid: number
   readonly gid: number
 }
@@ -110,6 +112,62 @@ const serverIdentity = (createOsUser: boolean): OsIdentity | undefined => {
   const created = lookupOsUser(OS_USER)
   if (created === undefined) throw new Error(`could not create the "${OS_USER}" OS user; set DATABASE_URL instead`)
   return created
+}
+
+/** True when `identity` (or this process) can run `postgres --version` from `binaries`. */
+const canRunAs = (binaries: Binaries, identity: OsIdentity | undefined): boolean => {
+  try {
+    execFileSync(binaries.postgres, ["--version"], {
+      ...(identity === undefined ? {} : { uid: identity.uid, gid: identity.gid }),
+      stdio: "ignore",
+      timeout: 30_000
+    })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The binaries, runnable by `identity`. When the project lives where the `postgres` OS user cannot
+ * read it (a checkout under `/root`, mode 700), the platform package's `native` tree (~60 MB) is
+ * copied once to a world-readable cache dir in the temp dir and used from there.
+ */
+export const accessibleBinaries = (binaries: Binaries, identity: OsIdentity | undefined): Binaries => {
+  if (canRunAs(binaries, identity)) return binaries
+  if (identity === undefined) {
+    throw new Error(`cannot run ${binaries.postgres}: check its permissions, or set DATABASE_URL`)
+  }
+  const nativeDir = dirname(dirname(binaries.postgres))
+  let version = "unknown"
+  try {
+    version = (JSON.parse(readFileSync(join(dirname(nativeDir), "package.json"), "utf8")) as { readonly version?: string }).version ?? version
+  } catch {
+    // An unversioned cache dir still works; it is only less precise about staleness.
+  }
+  const cacheDir = join(tmpdir(), `dc-pg-binaries-${process.platform}-${process.arch}-${version}`)
+  const relocated: Binaries = {
+    initdb: join(cacheDir, "bin", basename(binaries.initdb)),
+    postgres: join(cacheDir, "bin", basename(binaries.postgres))
+  }
+  if (!existsSync(relocated.postgres)) {
+    // Copy beside the target, then rename: a concurrent process either wins the rename or finds it done.
+    const staging = mkdtempSync(`${cacheDir}.staging-`)
+    try {
+      chmodSync(staging, 0o755)
+      cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true })
+      renameSync(staging, cacheDir)
+    } catch {
+      rmSync(staging, { recursive: true, force: true })
+    }
+  }
+  if (!canRunAs(relocated, identity)) {
+    throw new Error(
+      `the "${OS_USER}" OS user cannot run the embedded PostgreSQL binaries (${binaries.postgres}, nor a copy in ${cacheDir}); ` +
+        `make the project directory readable by that user, or set DATABASE_URL`
+    )
+  }
+  return relocated
 }
 
 /** A TCP port that was free on 127.0.0.1 a moment ago. */
@@ -297,8 +355,8 @@ const uninstallExitHandlersWhenIdle = () => {
  * try { useDatabase(server.url) } finally { await server.stop() }
  */
 export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> => {
-  const binaries = await loadBinaries()
   const identity = serverIdentity(options.createOsUser ?? true)
+  const binaries = accessibleBinaries(await loadBinaries(), identity)
   const directory = mkdtempSync(join(tmpdir(), "dc-pg-"))
   const log = makeLogTail(options.onLog)
   try {
