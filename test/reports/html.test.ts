@@ -4,6 +4,7 @@ import { join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { chromium } from "playwright-core"
 import { describe, expect, it } from "vitest"
+import { CERTIFICATION_BUDGET, makeCertificate, renderCertificateHtml } from "../../reports/certificate.ts"
 import { renderHtml } from "../../reports/html.ts"
 import { makeReport, REPLAY_TOKEN } from "./fixtures.ts"
 
@@ -71,7 +72,7 @@ describe("renderHtml (markup)", () => {
 })
 
 describe("renderHtml in headless Chromium", () => {
-  it("shows the requirement tables and the failure timeline (screenshot saved)", async (context) => {
+  it("shows the requirement tables, the failure timeline and the certificate page (screenshots saved)", async (context) => {
     if (!existsSync(CHROMIUM_PATH)) {
       if (process.env["CI"] === undefined) {
         context.skip(`${CHROMIUM_PATH} is missing and CI is not set: install Debian's chromium package (apt-get install -y chromium) to run this test`)
@@ -147,6 +148,17 @@ describe("renderHtml in headless Chromium", () => {
       expect(background).toBe("rgb(255, 235, 233)")
       expect(await page.locator("#failure-postgres-alm-002 details.state[open] tr.diff").count()).toBeGreaterThanOrEqual(3)
       expect(statSync(screenshotPath).size).toBeGreaterThan(20_000)
+
+      // The certificate page renders in the same browser: outcome and one row per requirement.
+      const certificatePath = join(workDir, "certificate.html")
+      const certificate = makeCertificate({ report: makeReport(), adapter: "sqlite", kind: "adapter", budget: CERTIFICATION_BUDGET, seeds: [1, 2, 3], filtered: false })
+      writeFileSync(certificatePath, renderCertificateHtml(certificate))
+      await page.goto(pathToFileURL(certificatePath).href, { waitUntil: "load" })
+      await page.screenshot({ path: join(screenshotDir, "certificate.png"), fullPage: true })
+      expect(await page.locator("#certificate-outcome").textContent()).toContain("Conformant")
+      expect(await page.locator("#certificate-requirements tbody tr").count()).toBe(5)
+      expect((await page.locator("#certificate-requirements").boundingBox())?.height).toBeGreaterThan(100)
+      expect(consoleErrors).toEqual([])
     } finally {
       await browserContext.close()
       rmSync(workDir, { recursive: true, force: true })
