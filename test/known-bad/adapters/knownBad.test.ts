@@ -6,9 +6,11 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeSqliteAdapter } from "../../../adapters/sqlite/index.ts"
 import { runProperty } from "../../../harness/Runner.ts"
-import { byteOrderProperty, roundTripProperty, transactionsProperty } from "../../../properties/adapter/index.ts"
+import { byteOrderProperty, roundTripProperty, transactionsProperty, upsertProperty } from "../../../properties/adapter/index.ts"
 import { ADP } from "../../../spec/adapter.ts"
 import { describeRun, runContract } from "../../adapters/runContract.ts"
+import { flatNesting } from "./flatNesting.ts"
+import { genericConstraintErrors } from "./genericConstraintErrors.ts"
 import { keepsWritesAfterFailure } from "./keepsWritesAfterFailure.ts"
 import { localeOrder } from "./localeOrder.ts"
 import { truncatesIntegers } from "./truncatesIntegers.ts"
@@ -45,9 +47,23 @@ describe("known-bad adapters fail the contract", () => {
     expect(contract.failedIds).toEqual([ADP.byteOrder])
   })
 
+  it("an adapter that runs nested transactions without savepoints fails ADP-011", async () => {
+    const adapter = flatNesting(makeSqliteAdapter())
+    const run = await Effect.runPromise(runProperty({ property: transactionsProperty, adapter, seed: SEED, runs: RUNS }))
+    expect(run.verdict, describeRun(run)).toBe("fail")
+    expect(run.counterexample?.divergence.requirementId).toBe(ADP.nested)
+  })
+
+  it("an adapter that reports duplicates as a generic constraint error fails ADP-010", async () => {
+    const adapter = genericConstraintErrors(makeSqliteAdapter())
+    const run = await Effect.runPromise(runProperty({ property: upsertProperty, adapter, seed: SEED, runs: RUNS }))
+    expect(run.verdict, describeRun(run)).toBe("fail")
+    expect(run.counterexample?.divergence.requirementId).toBe(ADP.uniqueViolation)
+  })
+
   it("the real adapter under the same seeds passes those properties", async () => {
     const adapter = makeSqliteAdapter()
-    for (const property of [transactionsProperty, roundTripProperty, byteOrderProperty]) {
+    for (const property of [transactionsProperty, roundTripProperty, byteOrderProperty, upsertProperty]) {
       const run = await Effect.runPromise(runProperty({ property, adapter, seed: SEED, runs: RUNS }))
       expect(run.verdict, describeRun(run)).toBe("pass")
     }

@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, Statement } from "effect/sql"
 import type { Connection } from "effect/sql/SqlConnection"
+import type { SqlError } from "effect/sql/SqlError"
 import type { StorageAdapter } from "../../../adapters/contract.ts"
 import { createPlatformAlarmTable, emulatedPlatformAlarm } from "../../../adapters/emulatedPlatformAlarm.ts"
 
@@ -19,19 +20,24 @@ export interface Misbehaviour {
   readonly rollback?: string
   /** Rewrites the object rows returned for a statement. */
   readonly mapRows?: (sql: string, rows: Rows) => Rows
+  /** Rewrites the errors statements fail with. */
+  readonly mapError?: (error: SqlError) => SqlError
+  /** SQL run in place of SAVEPOINT / ROLLBACK TO SAVEPOINT / RELEASE SAVEPOINT for nested transactions. */
+  readonly savepointSql?: string
   /** Leaves a SQLite transaction open after a failed COMMIT (the real client rolls it back). */
   readonly skipCommitFailureCleanup?: boolean
 }
 
 const wrapConnection = (connection: Connection, misbehaviour: Misbehaviour): Connection => {
-  const map = misbehaviour.mapRows
-  if (map === undefined) return connection
+  const mapRows = misbehaviour.mapRows ?? ((_sql: string, rows: Rows) => rows)
+  const mapError = misbehaviour.mapError ?? ((error: SqlError) => error)
+  if (misbehaviour.mapRows === undefined && misbehaviour.mapError === undefined) return connection
   return {
     ...connection,
     execute: (sql, params, transformRows) =>
-      Effect.map(connection.execute(sql, params, transformRows), (rows) => map(sql, rows)),
+      connection.execute(sql, params, transformRows).pipe(Effect.map((rows) => mapRows(sql, rows)), Effect.mapError(mapError)),
     executeUnprepared: (sql, params, transformRows) =>
-      Effect.map(connection.executeUnprepared(sql, params, transformRows), (rows) => map(sql, rows))
+      connection.executeUnprepared(sql, params, transformRows).pipe(Effect.map((rows) => mapRows(sql, rows)), Effect.mapError(mapError))
   }
 }
 
@@ -55,7 +61,12 @@ export const wrapAdapter = (base: StorageAdapter, name: string, misbehaviour: Mi
           ? { onCommitFailure: (connection: Connection) => Effect.asVoid(connection.executeUnprepared("ROLLBACK", [], undefined)) }
           : {}),
         spanAttributes: [],
-        ...(misbehaviour.rollback === undefined ? {} : { rollback: misbehaviour.rollback })
+        ...(misbehaviour.rollback === undefined ? {} : { rollback: misbehaviour.rollback }),
+        ...(misbehaviour.savepointSql === undefined ? {} : {
+          savepoint: () => misbehaviour.savepointSql!,
+          rollbackSavepoint: () => misbehaviour.savepointSql!,
+          releaseSavepoint: () => misbehaviour.savepointSql!
+        })
       }).pipe(Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make))
       yield* createPlatformAlarmTable(sql).pipe(Effect.orDie)
       return { sql, connections: [sql], platformAlarm: emulatedPlatformAlarm(sql) }
