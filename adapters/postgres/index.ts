@@ -43,6 +43,9 @@ export const POSTGRES_ADAPTER_NAME = "postgres"
 /** Upper bound on `open({ connections })`, so a typo cannot exhaust the server's connection slots. */
 export const MAX_CONNECTIONS_PER_OPEN = 16
 
+/** Lock timeout of the adapter's admin session (CREATE/DROP of isolated databases). */
+const ADMIN_LOCK_TIMEOUT = "30s"
+
 /** How each `open()` is isolated from the others. */
 export type PostgresIsolation = "database" | "schema"
 
@@ -99,18 +102,21 @@ const makeLive = (options: PostgresAdapterOptions) =>
         cause
       })
 
-    /** One client over one session; closes with `scope`. */
-    const connect = (url: string, searchPath: string | undefined) =>
+    /** One client over one session with the given session defaults; closes with the scope. */
+    const connect = (url: string, startupParameters: Readonly<Record<string, string>>) =>
       PgClient.makeClient({
         url: Redacted.make(url),
         connectTimeout,
         types,
         applicationName: "durable-conformance",
-        ...(searchPath === undefined ? {} : { startupParameters: { search_path: searchPath } })
+        startupParameters
       }).pipe(Effect.provide(Reactivity.layer))
 
-    // One admin session for CREATE/DROP, shared by all opens of this adapter.
-    const admin = yield* connect(server.url, undefined).pipe(Effect.mapError(asAdapterError("connecting")))
+    // One admin session for CREATE/DROP, shared by all opens of this adapter. Its lock timeout bounds
+    // a DROP that would otherwise wait forever behind a session someone leaked.
+    const admin = yield* connect(server.url, { lock_timeout: ADMIN_LOCK_TIMEOUT }).pipe(
+      Effect.mapError(asAdapterError("connecting"))
+    )
 
     const engineVersion = yield* admin.unsafe<{ readonly server_version: string }>("SHOW server_version").pipe(
       Effect.map((rows) => rows[0]?.server_version ?? "unknown"),
@@ -156,12 +162,15 @@ const makeLive = (options: PostgresAdapterOptions) =>
         }
         // Finalizers run in reverse: connections close before the namespace is dropped.
         const namespace = yield* createNamespace
-        const connections: Array<SqlClient.SqlClient> = []
-        for (let index = 0; index < requested; index++) {
-          connections.push(
-            yield* connect(namespace.url, namespace.searchPath).pipe(Effect.mapError(asAdapterError("connecting")))
-          )
-        }
+        // Handshakes in parallel (each is a round trip plus SCRAM); the order of the array is stable.
+        const connections: ReadonlyArray<SqlClient.SqlClient> = yield* Effect.forEach(
+          Array.from({ length: requested }, (_, index) => index),
+          () =>
+            connect(namespace.url, namespace.searchPath === undefined ? {} : { search_path: namespace.searchPath }).pipe(
+              Effect.mapError(asAdapterError("connecting"))
+            ),
+          { concurrency: "unbounded" }
+        )
         const sql = connections[0]!
         yield* createPlatformAlarmTable(sql).pipe(Effect.mapError(asAdapterError("creating the platform alarm table")))
         const database: IsolatedDatabase = { sql, connections, platformAlarm: emulatedPlatformAlarm(sql) }
