@@ -19,11 +19,14 @@ export interface AlarmDelivery {
   /** workerd's retry counter: 0 on the first attempt. */
   readonly retryCount: number
   readonly isRetry: boolean
-  /** The virtual time the alarm was set for, when workerd reports it (not for forced test deliveries). */
+  /** The virtual time the alarm was set for, when workerd reports it (null for `runDurableObjectAlarm` deliveries). */
   readonly scheduledAtMs: number | null
 }
 
-/** One delivery's work. A failure makes `alarm()` throw, so workerd retries the alarm. */
+/**
+ * One delivery's work. A failure makes `alarm()` throw: workerd retries a scheduled alarm, while
+ * `runDurableObjectAlarm` (tests) rejects and leaves the slot empty.
+ */
 export type AlarmHandler = (delivery: AlarmDelivery) => Effect.Effect<void, unknown>
 
 /** Most handlers that may be registered at once (one per subject is the expected use). */

@@ -16,6 +16,7 @@ import type { AdapterDefinition, AdapterFingerprint, HostedRunRequest, PropertyH
 import { AdapterError } from "../contract.ts"
 import { DO_SQLITE_ADAPTER_NAME, doSqliteCapabilities } from "./adapter.ts"
 import { decodeHostedError } from "./hostedErrors.ts"
+import { CONFORMANCE_BINDING } from "./workerRouting.ts"
 
 /** Compatibility date of the hosted worker: not newer than the bundled workerd supports (same as test/workerd/wrangler.jsonc). */
 export const DO_SQLITE_COMPATIBILITY_DATE = "2026-11-01"
@@ -124,7 +125,7 @@ export const startDoSqliteHost = (options: DoSqliteHostOptions = {}): Effect.Eff
           modules: [{ type: "ESModule", path: "conformance-worker.mjs", contents: script }],
           compatibilityDate: DO_SQLITE_COMPATIBILITY_DATE,
           compatibilityFlags: ["nodejs_compat"],
-          durableObjects: { CONFORMANCE: { className: "ConformanceObject", useSQLite: true } },
+          durableObjects: { [CONFORMANCE_BINDING]: { className: "ConformanceObject", useSQLite: true } },
           bindings: workerdVersion === undefined ? {} : { WORKERD_VERSION: workerdVersion }
         }))
         try {

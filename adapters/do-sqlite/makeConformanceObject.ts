@@ -51,15 +51,15 @@ export const makeConformanceObject = (findProperty: PropertyLookup) =>
     #tail: Promise<unknown> = Promise.resolve()
     #queued = 0
 
-    /** The do-sqlite adapter bound to this object. */
-    adapter(): StorageAdapter {
+    /** The do-sqlite adapter bound to this object (private: not callable over RPC). */
+    #adapter(): StorageAdapter {
       const workerdVersion = this.env.WORKERD_VERSION
       return makeDoSqliteAdapter(this.ctx, workerdVersion === undefined ? {} : { workerdVersion })
     }
 
     /** RPC: what this object certifies (adapter, engine, capabilities). */
     async fingerprint(): Promise<AdapterFingerprint> {
-      return Effect.runPromise(this.adapter().fingerprint)
+      return Effect.runPromise(this.#adapter().fingerprint)
     }
 
     /**
@@ -83,7 +83,7 @@ export const makeConformanceObject = (findProperty: PropertyLookup) =>
       this.#queued += 1
       const run = this.#tail.then(async () => {
         const exit = await Effect.runPromiseExit(
-          runProperty({ property, adapter: this.adapter(), seed: request.seed, runs: request.runs })
+          runProperty({ property, adapter: this.#adapter(), seed: request.seed, runs: request.runs })
         )
         if (Exit.isSuccess(exit)) return exit.value
         const { message, hint } = describeCause(exit.cause)
@@ -95,12 +95,15 @@ export const makeConformanceObject = (findProperty: PropertyLookup) =>
       return run
     }
 
-    /** A real platform alarm delivery: runs the registered handlers (see `alarmHandlers.ts`). */
+    /**
+     * A real platform alarm delivery: runs the registered handlers (see `alarmHandlers.ts`). A handler
+     * failure makes this throw, so workerd retries a scheduled alarm (`runDurableObjectAlarm` rejects).
+     */
     async alarm(info?: AlarmInvocationInfo): Promise<void> {
       const storage = this.ctx.storage
       const handlers = registeredAlarmHandlers()
       if (handlers.length === 0) return
-      await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const exit = await Effect.runPromiseExit(Effect.scoped(Effect.gen(function*() {
         const sql = yield* makeDoSqlClient(storage)
         const delivery = {
           sql,
@@ -109,7 +112,15 @@ export const makeConformanceObject = (findProperty: PropertyLookup) =>
           isRetry: info?.isRetry ?? false,
           scheduledAtMs: info?.scheduledTime === undefined ? null : info.scheduledTime - NATIVE_ALARM_HORIZON_MS
         }
-        for (const [, handler] of handlers) yield* handler(delivery)
+        for (const [name, handler] of handlers) {
+          yield* handler(delivery).pipe(Effect.mapError((cause) =>
+            new Error(`handler ${name}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+          ))
+        }
       })))
+      if (Exit.isFailure(exit)) {
+        const { message } = describeCause(exit.cause)
+        throw new Error(`platform alarm handler failed: ${message}`)
+      }
     }
   }

@@ -4,10 +4,10 @@
  * fresh isolation between opens, and real alarm delivery to registered handlers.
  */
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
-import type { DurableObjectState } from "@cloudflare/workers-types"
+import type { DurableObjectState, DurableObjectStorage } from "@cloudflare/workers-types"
 import { Deferred, Effect, Exit, Fiber, Scope } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { makeDoSqliteAdapter, NATIVE_ALARM_HORIZON_MS, WORKERD_MAX_ALARM_MS } from "../../adapters/do-sqlite/adapter.ts"
+import { makeDoSqliteAdapter, NATIVE_ALARM_HORIZON_MS, nativePlatformAlarm, WORKERD_MAX_ALARM_MS } from "../../adapters/do-sqlite/adapter.ts"
 import { registerAlarmHandler } from "../../adapters/do-sqlite/alarmHandlers.ts"
 import type { IsolatedDatabase, StorageAdapter } from "../../adapters/contract.ts"
 
@@ -252,28 +252,36 @@ describe("do-sqlite adapter", () => {
 
   it("delivers a real platform alarm to the registered handler", async () => {
     const stub = stubFor("delivery")
+    const deliveries: Array<{ readonly retryCount: number; readonly scheduledAtMs: number | null }> = []
     const unregister = registerAlarmHandler("test-delivery", (delivery) =>
       Effect.gen(function*() {
+        deliveries.push({ retryCount: delivery.retryCount, scheduledAtMs: delivery.scheduledAtMs })
         yield* delivery.sql`CREATE TABLE IF NOT EXISTS deliveries (n INTEGER NOT NULL)`
-        yield* delivery.sql`INSERT INTO deliveries (n) VALUES (${delivery.retryCount})`
+        yield* delivery.sql`INSERT INTO deliveries (n) VALUES (${deliveries.length})`
       }))
     try {
-      await runInDurableObject(stub, (_instance, state) =>
-        Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-          const db = yield* makeDoSqliteAdapter(state as unknown as DurableObjectState).open()
-          yield* db.platformAlarm.set(3_000)
-        }))))
-      // Closing the scope wiped the object; set the alarm again outside any open database.
-      await runInDurableObject(stub, (_instance, state) => state.storage.setAlarm(3_000 + NATIVE_ALARM_HORIZON_MS))
-      const ran = await runDurableObjectAlarm(stub)
-      const after = await runInDurableObject(stub, (_instance, state) => ({
-        deliveries: state.storage.sql.exec("SELECT n FROM deliveries").toArray(),
-        alarm: state.storage.getAlarm()
+      await runInDurableObject(stub, (_instance, state) => Effect.runPromise(nativePlatformAlarm(state.storage as unknown as DurableObjectStorage).set(3_000)))
+      expect(await runDurableObjectAlarm(stub)).toBe(true)
+      const after = await runInDurableObject(stub, async (_instance, state) => ({
+        rows: state.storage.sql.exec("SELECT n FROM deliveries").toArray(),
+        alarm: await state.storage.getAlarm()
       }))
-      expect(ran).toBe(true)
-      expect(after.deliveries).toEqual([{ n: 0 }])
-      expect(await after.alarm).toBeNull()
+      expect(deliveries).toHaveLength(1)
+      expect(after).toEqual({ rows: [{ n: 1 }], alarm: null })
+      // Delivered alarms are consumed: nothing left to run.
       expect(await runDurableObjectAlarm(stub)).toBe(false)
+    } finally {
+      unregister()
+    }
+  })
+
+  it("makes alarm() fail when a handler fails, naming the handler", async () => {
+    const stub = stubFor("failing-delivery")
+    const unregister = registerAlarmHandler("test-failing", () => Effect.fail("handler refused"))
+    try {
+      await runInDurableObject(stub, (_instance, state) => Effect.runPromise(nativePlatformAlarm(state.storage as unknown as DurableObjectStorage).set(4_000)))
+      const outcome = await runDurableObjectAlarm(stub).then(() => "delivered", (error: unknown) => String(error))
+      expect(outcome).toMatch(/platform alarm handler failed: handler test-failing: handler refused/)
     } finally {
       unregister()
     }
