@@ -140,6 +140,31 @@ export const columnTypes = (sql: SqlClient.SqlClient): ColumnTypes =>
     orElse: (): ColumnTypes => ({ bytes: "BLOB", byteOrderedText: "TEXT" })
   })
 
+/** Tables that belong to the engine or the harness, not to a run. */
+const isInfrastructureTable = (name: string): boolean =>
+  name === "dc_platform_alarm" || name.startsWith("sqlite_") || name.startsWith("_cf_")
+
+/**
+ * Names of the tables a run could see in a fresh database (sorted), or undefined when the engine's
+ * catalog cannot be read (then freshness is judged by table creation alone).
+ */
+const userTables = (sql: SqlClient.SqlClient): Effect.Effect<ReadonlyArray<string> | undefined> =>
+  Effect.exit(
+    sql.onDialectOrElse({
+      pg: () =>
+        sql.unsafe<{ readonly name: string }>(
+          "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ),
+      orElse: () => sql.unsafe<{ readonly name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+    })
+  ).pipe(
+    Effect.map((exit) =>
+      Exit.isSuccess(exit)
+        ? exit.value.map((row) => String(row.name)).filter((name) => !isInfrastructureTable(name)).sort()
+        : undefined
+    )
+  )
+
 /**
  * Creates a property's tables on the fresh database and checks the platform alarm slot is empty. A
  * failure means the database was not fresh (or cannot hold ordinary tables): recorded as an ADP-014
@@ -154,6 +179,18 @@ export const createTables = (
   Effect.gen(function*() {
     recorder.cover(ADP.freshDatabase)
     const alarmExit = yield* Effect.exit(database.platformAlarm.get)
+    const leftovers = yield* userTables(database.sql)
+    if (leftovers !== undefined && leftovers.length > 0) {
+      const index = yield* recorder.step("listTables", null, leftovers, [])
+      recorder.diverge(
+        ADP.freshDatabase,
+        index,
+        `A database open() had just returned already holds tables ${leftovers.join(", ")}; every run must start from an empty database.`,
+        [],
+        leftovers
+      )
+      return false
+    }
     for (const statement of statements) {
       const exit = yield* Effect.exit(database.sql.unsafe(statement))
       const index = yield* recorder.step("createTable", statement, describeExit(exit), { ok: [] })

@@ -13,6 +13,7 @@ import { flatNesting } from "./flatNesting.ts"
 import { genericConstraintErrors } from "./genericConstraintErrors.ts"
 import { keepsWritesAfterFailure } from "./keepsWritesAfterFailure.ts"
 import { localeOrder } from "./localeOrder.ts"
+import { reusesDatabase } from "./reusesDatabase.ts"
 import { truncatesIntegers } from "./truncatesIntegers.ts"
 
 const SEED = 7
@@ -59,6 +60,17 @@ describe("known-bad adapters fail the contract", () => {
     const run = await Effect.runPromise(runProperty({ property: upsertProperty, adapter, seed: SEED, runs: RUNS }))
     expect(run.verdict, describeRun(run)).toBe("fail")
     expect(run.counterexample?.divergence.requirementId).toBe(ADP.uniqueViolation)
+  })
+
+  it("an adapter that hands every run the same database fails ADP-014", async () => {
+    const { adapter, close } = reusesDatabase(makeSqliteAdapter())
+    try {
+      const run = await Effect.runPromise(runProperty({ property: upsertProperty, adapter, seed: SEED, runs: 10 }))
+      expect(run.verdict, describeRun(run)).toBe("fail")
+      expect(run.counterexample?.divergence.requirementId).toBe(ADP.freshDatabase)
+    } finally {
+      await Effect.runPromise(close)
+    }
   })
 
   it("the real adapter under the same seeds passes those properties", async () => {
