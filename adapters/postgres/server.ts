@@ -40,6 +40,12 @@ export interface PostgresServer {
   readonly startupMs: number
 }
 
+/** Quiet unless asked: `onLog` given, or `DC_POSTGRES_LOG=1` (server log lines go to stderr). */
+const embeddedOptions = (options: EmbeddedPostgresOptions | undefined): EmbeddedPostgresOptions =>
+  options?.onLog !== undefined || process.env["DC_POSTGRES_LOG"] !== "1"
+    ? options ?? {}
+    : { ...options, onLog: (line) => process.stderr.write(`[postgres] ${line}\n`) }
+
 /** The connection string to use, or undefined to start an embedded server. */
 export const configuredDatabaseUrl = (options: PostgresServerOptions = {}): string | undefined => {
   const url = options.databaseUrl !== undefined ? options.databaseUrl : process.env["DATABASE_URL"]
@@ -117,7 +123,7 @@ export const acquirePostgresServer = (options: PostgresServerOptions = {}) => {
   }
   return Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => startEmbeddedPostgres(options.embedded),
+      try: () => startEmbeddedPostgres(embeddedOptions(options.embedded)),
       catch: (cause) =>
         new AdapterError({
           adapter: ADAPTER,

@@ -29,9 +29,9 @@ import { hookPoint, labelled, makeScriptedHooks, withScriptedHooks } from "../..
 import { releaseOrderArbitrary, runInterleaved } from "../../harness/Interleaving.ts"
 
 /** Bound on one generated case (open, choreography, close). */
-const CASE_TIMEOUT = Duration.seconds(20)
+const CASE_TIMEOUT = Duration.seconds(30)
 /** Bound on polling the server for "T2 waits on T1's lock". */
-const MAX_BLOCKING_POLLS = 1_000
+const MAX_BLOCKING_POLLS = 2_000
 const BLOCKING_POLL_INTERVAL = Duration.millis(5)
 
 type Isolation = "read committed" | "repeatable read"
