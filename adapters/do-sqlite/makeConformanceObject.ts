@@ -44,6 +44,18 @@ const isHostedRunRequest = (value: unknown): value is HostedRunRequest =>
   typeof (value as HostedRunRequest).seed === "number" &&
   typeof (value as HostedRunRequest).runs === "number"
 
+/**
+ * Optional wall-clock budgets a request may carry beyond `HostedRunRequest` (`timeLimitMs`,
+ * `runTimeoutMs` of the runner); forwarded when they are positive numbers.
+ */
+const runBudgets = (request: HostedRunRequest): { timeLimitMs?: number; runTimeoutMs?: number } => {
+  const extra = request as HostedRunRequest & { readonly timeLimitMs?: unknown; readonly runTimeoutMs?: unknown }
+  const budgets: { timeLimitMs?: number; runTimeoutMs?: number } = {}
+  if (typeof extra.timeLimitMs === "number" && extra.timeLimitMs > 0) budgets.timeLimitMs = extra.timeLimitMs
+  if (typeof extra.runTimeoutMs === "number" && extra.runTimeoutMs > 0) budgets.runTimeoutMs = extra.runTimeoutMs
+  return budgets
+}
+
 /** Builds the conformance Durable Object class over `findProperty`. */
 export const makeConformanceObject = (findProperty: PropertyLookup) =>
   class ConformanceObjectBase extends DurableObject<ConformanceEnv> {
@@ -83,7 +95,7 @@ export const makeConformanceObject = (findProperty: PropertyLookup) =>
       this.#queued += 1
       const run = this.#tail.then(async () => {
         const exit = await Effect.runPromiseExit(
-          runProperty({ property, adapter: this.#adapter(), seed: request.seed, runs: request.runs })
+          runProperty({ property, adapter: this.#adapter(), seed: request.seed, runs: request.runs, ...runBudgets(request) })
         )
         if (Exit.isSuccess(exit)) return exit.value
         const { message, hint } = describeCause(exit.cause)

@@ -55,6 +55,14 @@ describe("runner inside the conformance object", () => {
     expect(run.counterexample?.replayToken).toBeTruthy()
   })
 
+  it("honours a time limit sent with the request: the budget runs out and the verdict is unknown", async () => {
+    const request = { propertyId: "workerd-test/kv-model", seed: 3, runs: 100_000, timeLimitMs: 300 }
+    const run = await rpc.runProperty(request)
+    expect(run.verdict).toBe("unknown")
+    expect(run.runsExecuted).toBeGreaterThan(0)
+    expect(run.runsExecuted).toBeLessThan(100_000)
+  })
+
   it("rejects an unknown property id with a hint", async () => {
     const error = await rpc.runProperty({ propertyId: "no/such-property", seed: 1, runs: 1 }).then(() => null, (cause: unknown) => cause)
     expect(error).toBeInstanceOf(Error)
