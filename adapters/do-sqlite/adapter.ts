@@ -37,8 +37,8 @@ export const doSqliteCapabilities: AdapterCapabilities = {
 /**
  * Shift between the harness's virtual epoch and the object's real alarm slot: 100 years.
  *
- * Virtual time starts near epoch 0, and workerd delivers an alarm whose time has passed at once, on its
- * own, deleting it from the slot. Storing `virtualMs + horizon` keeps every alarm a run sets in the
+ * Virtual time lies in the real past (runs start at 2026-01-01; properties may set any time from 0),
+ * and workerd delivers an alarm whose time has passed at once, on its own, deleting it from the slot. Storing `virtualMs + horizon` keeps every alarm a run sets in the
  * real future, so only an explicit delivery (`runDurableObjectAlarm`) fires it.
  */
 export const NATIVE_ALARM_HORIZON_MS = 3_155_760_000_000
@@ -172,6 +172,9 @@ export const wipeStorage = (storage: DurableObjectStorage): Effect.Effect<void, 
       )
   })
 
+/** Objects whose one database is open now, whichever adapter value opened it. */
+const storagesWithOpenDatabase = new WeakSet<DurableObjectStorage>()
+
 /**
  * The `do-sqlite` adapter bound to one Durable Object (`ctx` of the object the runner runs in).
  * `open()` gives a fresh empty database by wiping the object's storage, at open and again at close.
@@ -179,7 +182,6 @@ export const wipeStorage = (storage: DurableObjectStorage): Effect.Effect<void, 
 export const makeDoSqliteAdapter = (ctx: DurableObjectState, options: DoSqliteAdapterOptions = {}): StorageAdapter => {
   const storage = ctx.storage
   const horizonMs = options.alarmHorizonMs ?? NATIVE_ALARM_HORIZON_MS
-  let openDatabases = 0
 
   const fingerprint: AdapterFingerprint = {
     name: DO_SQLITE_ADAPTER_NAME,
@@ -192,17 +194,17 @@ export const makeDoSqliteAdapter = (ctx: DurableObjectState, options: DoSqliteAd
   }
 
   const claim = Effect.suspend(() => {
-    if (openDatabases > 0) {
+    if (storagesWithOpenDatabase.has(storage)) {
       return Effect.fail(adapterError(
         "a do-sqlite database is already open in this Durable Object",
         "a Durable Object holds one database: close the previous scope before opening another"
       ))
     }
-    openDatabases += 1
+    storagesWithOpenDatabase.add(storage)
     return Effect.void
   })
   const releaseClaim = Effect.sync(() => {
-    openDatabases -= 1
+    storagesWithOpenDatabase.delete(storage)
   })
 
   const open = (): Effect.Effect<IsolatedDatabase, AdapterError, Scope.Scope> =>

@@ -101,10 +101,11 @@ describe("do-sqlite adapter", () => {
   })
 
   it("refuses a second open while a database of the object is open", async () => {
-    const exit = await inObject("double-open", (adapter) =>
+    const exit = await inObject("double-open", (adapter, state) =>
       Effect.gen(function*() {
         yield* adapter.open()
-        return yield* Effect.exit(adapter.open())
+        // Another adapter value bound to the same object shares its one database.
+        return yield* Effect.exit(makeDoSqliteAdapter(state).open())
       }))
     expect(Exit.isFailure(exit)).toBe(true)
     expect(JSON.stringify(exit)).toMatch(/already open/)
