@@ -133,16 +133,16 @@ const withFaults = <C extends Command>(shape: ScenarioShape, command: fc.Arbitra
   }))
 
 const onFailure: fc.Arbitrary<OnFailureScript> = fc.oneof(
-  fc.constantFrom<OnFailureScript>(
-    { kind: "returnsVoid" },
-    { kind: "retry" },
-    { kind: "skipAndAdvanceRepeat" },
-    { kind: "fails" }
-  ),
-  fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.constantFrom(0, -5)).map((ms): OnFailureScript => ({
-    kind: "retryAfter",
-    retryFailedAfterMs: ms
-  }))
+  { weight: 3, arbitrary: fc.constant<OnFailureScript>({ kind: "fails" }) },
+  { weight: 2, arbitrary: fc.constant<OnFailureScript>({ kind: "skipAndAdvanceRepeat" }) },
+  { weight: 1, arbitrary: fc.constantFrom<OnFailureScript>({ kind: "returnsVoid" }, { kind: "retry" }) },
+  {
+    weight: 2,
+    arbitrary: fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.constantFrom(0, -5)).map((ms): OnFailureScript => ({
+      kind: "retryAfter",
+      retryFailedAfterMs: ms
+    }))
+  }
 )
 
 /** A handler's write to its own row: an identical re-arm, a new deadline, a min-merge or a cancel. */
@@ -272,18 +272,21 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
   fc.tuple(
     validRef,
     fc.integer({ min: 2, max: 11 }),
-    sometimes(onFailure, 30),
+    sometimes(onFailure, 35),
     fc.boolean(),
     fc.array(shape.faults ? sometimes(dispatchFault, 30) : fc.constant(undefined), { minLength: 11, maxLength: 11 }),
-    sometimes(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 4, max: 12 })), 25),
+    sometimes(fc.integer({ min: 1, max: 3 }), 60),
+    sometimes(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 4, max: 12 })), 35),
     fc.boolean()
-  ).map(([own, rounds, action, rearm, faults, raise, reportFails]) => {
+  ).map(([own, rounds, action, rearm, faults, budget, raise, reportFails]) => {
     const script: HandlerScriptSpec = {
       outcome: "fail",
       ...(action === undefined ? {} : { onFailure: action }),
       ...(rearm ? { writes: [{ kind: "scheduleAlarm", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0, copyOfOwnRow: true } }] } : {})
     }
-    const commands: Array<Command> = [{ op: "schedule", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0 } }]
+    const commands: Array<Command> = []
+    if (budget !== undefined) commands.push({ op: "configure", configuration: { unchangedAttemptBudget: budget } })
+    commands.push({ op: "schedule", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0 } })
     for (let round = 0; round < rounds; round++) {
       if (raise !== undefined && raise[0] === round) commands.push({ op: "configure", configuration: { unchangedAttemptBudget: raise[1] } })
       const injected = faults[round]
@@ -304,8 +307,10 @@ const rearmTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
     inputWith(validRef, { repeat: 30, progress: 20 }, fc.integer({ min: 0, max: 5_000 })),
     fc.array(ownWrite({ tag: "a", id: "1" }), { minLength: 1, maxLength: 2 }),
     fc.constantFrom("succeed" as const, "fail" as const),
-    fc.integer({ min: 1, max: 3 })
-  ).map(([scheduled, writes, outcome, rounds]) => {
+    fc.integer({ min: 1, max: 3 }),
+    sometimes(onFailure, 30),
+    sometimes(mutationFor(validRef, { repeat: 10, progress: 10 }), 35)
+  ).map(([scheduled, writes, outcome, rounds, action, forkedWrite]) => {
     const own = { tag: scheduled.tag, id: scheduled.id }
     const retargeted = writes.map((write): MutationSpec =>
       write.kind === "cancelAlarm" ? { kind: "cancelAlarm", ref: own } : { kind: write.kind, input: { ...write.input, tag: own.tag, id: own.id } }
@@ -313,7 +318,13 @@ const rearmTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
     const commands: Array<Command> = [{ op: "schedule", input: { ...scheduled, payload: scheduled.payload === null ? null : 1 } }]
     for (let round = 0; round < rounds; round++) {
       commands.push({ op: "advanceToNextWake" })
-      commands.push({ op: "dispatch", handlers: [{ tag: own.tag, id: own.id, script: { writes: retargeted, outcome } }] })
+      const script: HandlerScriptSpec = {
+        writes: retargeted,
+        outcome,
+        ...(action === undefined ? {} : { onFailure: action }),
+        ...(forkedWrite === undefined ? {} : { forkedWrite })
+      }
+      commands.push({ op: "dispatch", handlers: [{ tag: own.tag, id: own.id, script }] })
     }
     return commands
   })
@@ -354,6 +365,50 @@ const cursorTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
     return commands
   })
 
+/** Two rows due in one batch; the first one's handler replaces or cancels the second (skipped silently). */
+const batchTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.tuple(
+    fc.uniqueArray(validRef, { minLength: 2, maxLength: 2, selector: (value) => `${value.tag}/${value.id}` }),
+    fc.constantFrom("scheduleAlarm" as const, "cancelAlarm" as const),
+    fc.integer({ min: 0, max: 5_000 }),
+    fc.constantFrom("succeed" as const, "fail" as const)
+  ).map(([pair, kind, runIn, outcome]) => {
+    const [first, second] = [...pair].sort((a, b) => (`${a.tag}:${a.id}` < `${b.tag}:${b.id}` ? -1 : 1)) as [RefSpec, RefSpec]
+    const write: MutationSpec = kind === "cancelAlarm"
+      ? { kind, ref: second }
+      : { kind, input: { tag: second.tag, id: second.id, payload: 3, runInMs: runIn } }
+    return [
+      { op: "schedule", input: { tag: first.tag, id: first.id, payload: null, runInMs: 0 } },
+      { op: "schedule", input: { tag: second.tag, id: second.id, payload: null, runInMs: 0 } },
+      { op: "advanceToNextWake" },
+      { op: "dispatch", handlers: [{ tag: first.tag, id: first.id, script: { writes: [write], outcome } }] }
+    ]
+  })
+
+/** A handler parks its own row and undoes the parking in the same transaction (never reported). */
+const parkUndoTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.tuple(validRef, fc.boolean(), fc.constantFrom("succeed" as const, "fail" as const)).map(([own, cancel, outcome]) => {
+    const undo: MutationSpec = cancel
+      ? { kind: "cancelAlarm", ref: own }
+      : { kind: "scheduleAlarm", input: { tag: own.tag, id: own.id, payload: null, runInMs: 1_000, progress: 4 } }
+    return [
+      { op: "configure", configuration: { unchangedAttemptBudget: 1 } },
+      { op: "schedule", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0 } },
+      { op: "advanceToNextWake" },
+      {
+        op: "dispatch",
+        handlers: [{
+          tag: own.tag,
+          id: own.id,
+          script: {
+            writes: [{ kind: "transaction", mutations: [{ kind: "scheduleAlarm", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0, copyOfOwnRow: true } }, undo] }],
+            outcome
+          }
+        }]
+      }
+    ]
+  })
+
 /** The platform alarm delivered twice: two dispatches at the same virtual time. */
 const redelivery = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
   fc.tuple(dispatch(shape, fc.array(handlerEntry, { maxLength: 2 })), fc.array(handlerEntry, { maxLength: 2 })).map(([first, entries]) => [
@@ -369,6 +424,8 @@ const chunk = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
     { weight: 2, arbitrary: rearmTimeline() },
     { weight: 1, arbitrary: orderTimeline() },
     { weight: 1, arbitrary: cursorTimeline() },
+    { weight: 1, arbitrary: batchTimeline() },
+    { weight: 1, arbitrary: parkUndoTimeline() },
     { weight: 1, arbitrary: redelivery(shape) }
   )
 

@@ -303,8 +303,55 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
       return { statuses, platformAlarmMs }
     })
 
-    const commands = scenario.commands.slice(0, MAX_COMMANDS)
-    for (const [index, generated] of commands.entries()) {
+    const modelView = () => {
+      const statuses: Record<string, Json> = {}
+      for (const ref of VALID_REFS) statuses[refKey(ref)] = json(statusOf(model, storageIdOf(ref)))
+      return statuses
+    }
+
+    if (legacy.length > 0) {
+      // Step 0: the first scheduler opened storage of the older schema and migrated it (R3).
+      const observed = yield* observeState
+      const expected = modelView()
+      const checks: Array<Check> = VALID_REFS.map((ref) => ({
+        observable: `getAlarmStatus(${refKey(ref)})`,
+        expected: expected[refKey(ref)]!,
+        actual: observed.statuses[refKey(ref)]!,
+        rules: ["R3", "R28"],
+        why: "rows of the older schema keep their deadline and read as a fresh budget after migration"
+      }))
+      checks.push({
+        observable: "platform alarm",
+        expected: model.platformAlarmMs,
+        actual: observed.platformAlarmMs,
+        rules: ["R3", "R6"],
+        why: "migration does not touch the platform alarm"
+      })
+      steps.push({
+        index: 0,
+        operation: "openOlderSchema",
+        args: json(scenario.legacyRows),
+        virtualTimeMs: epochMs,
+        implementation: { _tag: "Success", value: null },
+        model: { _tag: "Success", value: null },
+        implementationState: { platformAlarmMs: observed.platformAlarmMs, statuses: observed.statuses, reporterCalls: [] },
+        modelState: { platformAlarmMs: model.platformAlarmMs, statuses: expected, reporterCalls: [] }
+      })
+      const mismatch = firstMismatch(checks)
+      if (mismatch !== undefined) {
+        divergence = {
+          requirementId: mostSpecificRequirement(mismatch.rules),
+          stepIndex: 0,
+          explanation: `after the scheduler migrated ${legacy.length} rows of the older schema, the implementation's ${mismatch.observable} was ${brief(mismatch.actual)} but the model expected ${brief(mismatch.expected)}, because ${mismatch.why} (${mismatch.rules.join(", ")})`,
+          expected: mismatch.expected,
+          actual: mismatch.actual
+        }
+      }
+    }
+
+    const commands = divergence === null ? scenario.commands.slice(0, MAX_COMMANDS) : []
+    for (const generated of commands) {
+      const index = steps.length
       const atMs = yield* nowMs
       const command = resolveCommand(generated, model, atMs)
       const args = json(command)
@@ -385,8 +432,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
       // ---- compare ----
       const observed = yield* observeState
       const expectedResult = withoutReasons(json(outcome.result))
-      const modelStatuses: Record<string, Json> = {}
-      for (const ref of VALID_REFS) modelStatuses[refKey(ref)] = json(statusOf(model, storageIdOf(ref)))
+      const modelStatuses = modelView()
       const predictions = outcome.predictions
       const predicted = (observable: string) => predictions.find((prediction) => prediction.observable === observable)
       const resultPrediction = predicted("result")!
@@ -402,6 +448,21 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
       if (tagOf(expectedResult) !== tagOf(actualResult)) checks.push(resultCheck)
       if (command.op === "dispatch" && tagOf(expectedResult) === "Success" && tagOf(actualResult) === "Success") {
         const actualValue = (actualResult as { readonly value: { readonly [key: string]: ReadonlyArray<Json> } }).value
+        // Same entries in another order: a dispatch-order violation, named as such.
+        for (const list of ["handled", "failed"] as const) {
+          const expectedList = withoutReasons(predicted(list)!.expected) as ReadonlyArray<Json>
+          const actualList = json(actualValue[list]) as ReadonlyArray<Json>
+          const sorted = (values: ReadonlyArray<Json>) => values.map(canonical).sort().join("\n")
+          if (canonical(expectedList) !== canonical(actualList) && sorted(expectedList) === sorted(actualList)) {
+            checks.push({
+              observable: `${list} order`,
+              expected: expectedList,
+              actual: actualList,
+              rules: ["R21", "H6"],
+              why: predicted("handled")!.why
+            })
+          }
+        }
         for (const prediction of predictions) {
           const match = /^(handled|failed|parked)\[(\d+)\]$/.exec(prediction.observable)
           if (match === null) continue

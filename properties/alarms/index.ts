@@ -31,9 +31,9 @@ const MIGRATION_ONLY: ReadonlyArray<string> = ["ALM-003", "ALM-047"]
 
 /** Shapes of the three properties. */
 export const ALARMS_SHAPES = {
-  model: { faults: false, legacy: false, maxChunks: 14 },
-  faults: { faults: true, legacy: false, maxChunks: 14 },
-  migration: { faults: false, legacy: true, maxChunks: 10 }
+  model: { faults: false, legacy: false, maxChunks: 10 },
+  faults: { faults: true, legacy: false, maxChunks: 10 },
+  migration: { faults: false, legacy: true, maxChunks: 8 }
 } as const satisfies Record<string, ScenarioShape>
 
 const property = (
