@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { StorageAdapter } from "../../adapters/contract.ts"
 import { doSqliteCapabilities } from "../../adapters/do-sqlite/adapter.ts"
 import { type DoSqliteHost, installedWorkerdVersion, startDoSqliteHost } from "../../adapters/do-sqlite/host.ts"
+import { builtInAdapters } from "../../adapters/registry.ts"
 import { runProperty } from "../../harness/Runner.ts"
 import { adapterProperties } from "../../properties/adapter/index.ts"
 import { describeRun, runContract } from "./runContract.ts"
@@ -39,6 +40,12 @@ describe("do-sqlite host (Miniflare)", () => {
     const fingerprint = await Effect.runPromise(host.fingerprint)
     expect(fingerprint).toMatchObject({ name: "do-sqlite", engine: "do-sqlite", dialect: "sqlite", capabilities: doSqliteCapabilities })
     expect(fingerprint.engineVersion).toBe(`workerd ${installedWorkerdVersion()}`)
+  })
+
+  it("is declared in the built-in registry with the capabilities the live object reports", async () => {
+    const fingerprint = await Effect.runPromise(host.fingerprint)
+    const declared = builtInAdapters.find((entry) => entry.name === "do-sqlite")
+    expect(declared?.capabilities).toEqual(fingerprint.capabilities)
   })
 
   it("runs an adapter-contract property remotely, through the runner's delegation to the host", async () => {
