@@ -4,10 +4,12 @@
  * The rest of the implementation writes portable SQL through the `effect/sql` template tag
  * (placeholders are compiled per dialect, `INSERT ... ON CONFLICT (...) DO UPDATE` and `RETURNING`
  * work on SQLite >= 3.35 and Postgres alike); only what differs lives here: the epoch-ms column type,
- * the two-argument maximum, and the catalog queries the migration (R3) needs.
+ * the two-argument maximum, the catalog queries the migration (R3) needs, and the lock that
+ * serializes scheduler transactions on engines with independent connections.
  * Booleans are stored as INTEGER 0|1 on every dialect, so there is no boolean difference.
  */
 import type { Dialect } from "../../adapters/contract.ts"
+import { SCHEDULED_TABLE } from "./schema.ts"
 
 /** What differs between dialects for the alarm tables. */
 export interface AlarmsDialect {
@@ -20,6 +22,12 @@ export interface AlarmsDialect {
   readonly indexExistsSql: string
   /** Query with one parameter (the table name) returning one row per column, column `name`. */
   readonly columnNamesSql: string
+  /**
+   * Statement run first in every scheduler transaction to serialize scheduler transactions across
+   * independent connections, as a Durable Object's single thread does (null: the engine already runs
+   * one transaction at a time). Plain reads outside transactions are not blocked.
+   */
+  readonly transactionLockSql: string | null
 }
 
 const sqlite: AlarmsDialect = {
@@ -27,7 +35,8 @@ const sqlite: AlarmsDialect = {
   epochMsType: "INTEGER",
   greatest: (left, right) => `MAX(${left}, ${right})`,
   indexExistsSql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?",
-  columnNamesSql: "SELECT name FROM pragma_table_info(?)"
+  columnNamesSql: "SELECT name FROM pragma_table_info(?)",
+  transactionLockSql: null
 }
 
 const postgres: AlarmsDialect = {
@@ -36,7 +45,9 @@ const postgres: AlarmsDialect = {
   greatest: (left, right) => `GREATEST(${left}, ${right})`,
   indexExistsSql: "SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1",
   columnNamesSql:
-    "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1"
+    "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1",
+  // SHARE ROW EXCLUSIVE conflicts with itself and with row writes, not with plain SELECTs.
+  transactionLockSql: `LOCK TABLE ${SCHEDULED_TABLE} IN SHARE ROW EXCLUSIVE MODE`
 }
 
 /** The dialect description for `dialect`. */

@@ -65,6 +65,7 @@ export const ALARM_HOOK_POINTS = [
   "alarms.afterWriteAttempts",
   "alarms.afterDeleteRow",
   "alarms.beforeReconcile",
+  "alarms.afterReconcile",
   "alarms.afterCommitBeforeReport",
   "alarms.dispatch.afterSelectDue",
   "alarms.dispatch.beforeHandler",
@@ -172,6 +173,11 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
         yield* store.setWakeAt(storageId, pieces.effectiveWakeMs(runAtMs, state.retryAtMs))
       })
 
+    /** Serializes scheduler transactions across connections (a Durable Object runs one at a time). */
+    const serializeTransactions: Effect.Effect<void, StorageOperationError> = dialect.transactionLockSql === null
+      ? Effect.void
+      : sql.unsafe(dialect.transactionLockSql).pipe(Effect.asVoid, storageError("alarm.lock"))
+
     const runtime: PieceRuntime = { store, platformAlarm: deps.platformAlarm, writeAttemptState }
 
     const currentConfiguration: Effect.Effect<ResolvedScheduleConfiguration, InvalidScheduleConfigurationError> =
@@ -216,19 +222,24 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
     ): Effect.Effect<A, E | StorageOperationError, R> =>
       Effect.suspend(() => {
         const state: TransactionState = { reports: [], mutations: [] }
-        const steps: TransactionSteps<A, ClosureFailure<E>, R> = {
+        const steps: TransactionSteps<A, ClosureFailure<E | StorageOperationError>, R> = {
           transact: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => sql.withTransaction(effect),
-          body: Effect.flatMap(hookPoint("alarms.transaction.begin"), () => body(state)).pipe(
+          body: hookPoint("alarms.transaction.begin").pipe(
+            Effect.andThen(serializeTransactions),
+            Effect.flatMap(() => body(state)),
             Effect.mapError((error) => new ClosureFailure(error))
           ),
-          reconcile: Effect.flatMap(hookPoint("alarms.beforeReconcile"), () => pieces.reconcile(runtime, state.mutations)),
+          reconcile: hookPoint("alarms.beforeReconcile").pipe(
+            Effect.andThen(Effect.suspend(() => pieces.reconcile(runtime, state.mutations))),
+            Effect.andThen(hookPoint("alarms.afterReconcile"))
+          ),
           afterCommit: hookPoint("alarms.afterCommitBeforeReport"),
           report: Effect.suspend(() => reportParked(state.reports))
         }
-        return pieces.commitThenReport<A, ClosureFailure<E>, R>(steps).pipe(
+        return pieces.commitThenReport<A, ClosureFailure<E | StorageOperationError>, R>(steps).pipe(
           Effect.mapError((error): E | StorageOperationError =>
             error instanceof ClosureFailure
-              ? (error.error as E)
+              ? error.error
               : new StorageOperationError({ operation: "transaction", cause: error })
           )
         )

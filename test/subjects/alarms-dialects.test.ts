@@ -3,11 +3,14 @@
  * BIGINT epoch-ms columns, GREATEST in the backfill, the catalog queries of the migration, upserts
  * and RETURNING. Every witness scenario, the default timeline and the migration run on each.
  */
-import { Effect, Exit, Scope } from "effect"
+import { Effect, Exit, Fiber, Scope } from "effect"
+import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { StorageAdapter } from "../../adapters/contract.ts"
 import { makePgliteAdapter } from "../../adapters/pglite/index.ts"
+import { emulatedPlatformAlarm } from "../../adapters/emulatedPlatformAlarm.ts"
 import { makePostgresAdapter } from "../../adapters/postgres/index.ts"
+import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
 import { alarmsDialect } from "../../subjects/alarms/dialect.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
 import { insertOldRow, OLD_RUN_AT_INDEX, oldSchemaDdl, SCHEDULED_TABLE, WAKE_INDEX } from "../../subjects/alarms/schema.ts"
@@ -106,3 +109,56 @@ for (const backend of backends) {
     })
   })
 }
+
+describe("alarms on postgres: transactions on independent connections", () => {
+  const scope = Scope.makeUnsafe()
+  let adapter: StorageAdapter
+
+  beforeAll(async () => {
+    adapter = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, scope))
+  })
+
+  afterAll(async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+  })
+
+  /** Bound on polling for "the second transaction waits on a lock" (5 ms apart). */
+  const MAX_LOCK_POLLS = 2_000
+
+  it("serializes scheduler transactions, so the platform alarm is the smallest wake after both commit", async () => {
+    const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      yield* TestClock.setTime(T0)
+      const db = yield* adapter.open({ connections: 3 })
+      const [sql0, sql1, observer] = db.connections as [typeof db.sql, typeof db.sql, typeof db.sql]
+      const first = yield* shippedAlarms.make({ sql: sql0, dialect: "postgres", platformAlarm: emulatedPlatformAlarm(sql0) })
+      const second = yield* shippedAlarms.make({ sql: sql1, dialect: "postgres", platformAlarm: emulatedPlatformAlarm(sql1) })
+      const secondPid = (yield* sql1<{ readonly pid: unknown }>`SELECT pg_backend_pid() AS pid`)[0]!.pid
+      const hooks = yield* makeScriptedHooks
+      // T1 reconciles (platform alarm = 1 s, its own uncommitted row) and pauses before commit.
+      yield* hooks.pauseAt("t1", "alarms.afterReconcile")
+      const t1 = yield* Effect.forkChild(withScriptedHooks(hooks, labelled("t1",
+        first.scheduleAlarm({ tag: "job", id: "a", payload: 1, runAt: at(1_000) }))))
+      yield* hooks.awaitPaused("t1")
+      // T2 schedules a later alarm; without serialization its reconcile would not see T1's row and
+      // would overwrite the platform alarm with 5 s after T1 commits.
+      const t2 = yield* Effect.forkChild(withScriptedHooks(hooks, labelled("t2",
+        second.scheduleAlarm({ tag: "job", id: "b", payload: 2, runAt: at(5_000) }))))
+      let waiting = 0
+      for (let poll = 0; poll < MAX_LOCK_POLLS && waiting === 0; poll++) {
+        const rows = yield* observer<{ readonly n: unknown }>`SELECT cardinality(pg_blocking_pids(${secondPid})) AS n`
+        waiting = Number(rows[0]?.n ?? 0)
+        if (waiting === 0) yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+      }
+      yield* hooks.release("t1")
+      const exits = [yield* Fiber.await(t1), yield* Fiber.await(t2)]
+      return {
+        waiting,
+        ok: exits.map(Exit.isSuccess),
+        platform: yield* Effect.map(db.platformAlarm.get, (ms) => (ms === null ? null : ms - T0))
+      }
+    })).pipe(Effect.provide(TestClock.layer())))
+    expect(result.waiting).toBeGreaterThan(0)
+    expect(result.ok).toEqual([true, true])
+    expect(result.platform).toBe(1_000)
+  })
+})
