@@ -101,7 +101,10 @@ export const AlarmParked = (fields: { readonly attempts: number; readonly retryA
 
 /** One failed row of a `processDueAlarms` pass, handed to `onFailure` and listed in `failed`. */
 export interface ProcessDueAlarmsFailure {
-  /** The handler's failure (a `Cause`), or the decode failure when the stored row could not be decoded. */
+  /**
+   * The `Cause` of the failure: the handler's, or for a stored row that could not be decoded a
+   * failure with `StoredAlarmDecodeError` (use `Cause.squash` for the single error).
+   */
   readonly cause: unknown
   /** The decoded event; absent when the stored payload or tag could not be decoded. */
   readonly event?: AlarmEvent

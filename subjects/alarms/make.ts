@@ -482,7 +482,7 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
           if (current === undefined || current.revision !== row.revision) continue
           const eventExit = decodeEvent(row)
           if (Exit.isFailure(eventExit)) {
-            yield* inPass(row, handleFailure(row, undefined, Cause.squash(eventExit.cause)))
+            yield* inPass(row, handleFailure(row, undefined, eventExit.cause))
             continue
           }
           const event = eventExit.value

@@ -238,7 +238,7 @@ describe("alarms: migration from the older schema (R3)", () => {
           rows,
           statusBefore,
           handled: pass.handled.map((e) => [e.id, rel(e.scheduledAt), e.payload]),
-          badPayload: pass.failed.map((failure) => [failure.id, failure.event === undefined, failure.cause instanceof StoredAlarmDecodeError]),
+          badPayload: pass.failed.map((failure) => [failure.id, failure.event === undefined, Cause.squash(failure.cause as Cause.Cause<unknown>) instanceof StoredAlarmDecodeError]),
           afterPass,
           pass2: pass2.handled.length,
           platform: yield* platformAlarmRel(f),
