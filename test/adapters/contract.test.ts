@@ -41,7 +41,7 @@ describe("adapter contract", () => {
       await pg.close()
     })
     it("passes on pglite", async () => {
-      await expectContractPasses(makePgliteAdapterFromSession(makePgliteSession(pg)), 25)
+      await expectContractPasses(makePgliteAdapterFromSession(makePgliteSession(pg)), 20)
     })
   })
 })
