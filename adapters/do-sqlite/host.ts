@@ -105,6 +105,14 @@ const readJson = async (response: { readonly status: number; json(): Promise<unk
   return body
 }
 
+/** A hint for failures the object did not explain itself (workerd reset or broke the object). */
+const fallbackHint = (message: string): string =>
+  message.includes("Durable Object was reset")
+    ? "workerd reset the object (e.g. a deferred foreign key left violated outside a transaction); the run's result is lost, the next run gets a fresh object"
+    : message.includes("internal error")
+    ? "workerd broke the object (see workerd's log for the reference); the next run gets a fresh object"
+    : "rerun with --verbose for the stack"
+
 /** A failure the object reported (its message carries a hint), as opposed to a transport failure. */
 class HostedFailure extends Error {}
 
@@ -158,7 +166,7 @@ export const startDoSqliteHost = (options: DoSqliteHostOptions = {}): Effect.Eff
       },
       catch: (cause) => {
         if (cause instanceof HostedFailure) {
-          const { message, hint } = decodeHostedError(cause.message, "rerun with --verbose for the stack")
+          const { message, hint } = decodeHostedError(cause.message, fallbackHint(cause.message))
           return hostError(`${what}: ${message}`, hint, cause)
         }
         return hostError(
