@@ -11,7 +11,8 @@
  *
  * Postgres refuses to run as root. When this process is root, the server runs as the OS user
  * `postgres` (created with `useradd` if missing and `createOsUser` allows it), and the temp dir is
- * chowned to that user.
+ * chowned to that user. If that user cannot read the checkout (e.g. under `/root`, mode 700), the
+ * binaries are copied once to a world-readable cache dir in the temp dir (`accessibleBinaries`).
  *
  * Promise-based on purpose: a vitest `globalSetup` uses it directly; `server.ts` wraps it in a scope.
  */
