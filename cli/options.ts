@@ -22,6 +22,8 @@ export interface RunOptions {
   readonly verbose: boolean
   readonly timeLimitMsPerProperty: number | undefined
   readonly runTimeoutMs: number | undefined
+  /** A module binding a third-party implementation of a subject (`--implementation ./theirs.ts`). */
+  readonly implementation: string | undefined
 }
 
 /** Default report folder. */
@@ -57,7 +59,8 @@ export const parseRunOptions = (argv: ReadonlyArray<string>): RunOptions => {
     quiet: { type: "boolean" },
     verbose: { type: "boolean" },
     "time-limit": { type: "string" },
-    "run-timeout": { type: "string" }
+    "run-timeout": { type: "string" },
+    implementation: { type: "string" }
   }, false)
   const adapters = list(values.adapter as string | undefined) ?? builtInAdapterNames
   if (adapters.length === 0) throw new UsageError({ message: "--adapter names no adapter", hint: `use one or more of ${builtInAdapterNames.join(",")}` })
@@ -70,7 +73,8 @@ export const parseRunOptions = (argv: ReadonlyArray<string>): RunOptions => {
     quiet: values.quiet === true,
     verbose: values.verbose === true,
     timeLimitMsPerProperty: values["time-limit"] === undefined ? undefined : integer("time-limit", values["time-limit"] as string, 1, 86_400_000),
-    runTimeoutMs: values["run-timeout"] === undefined ? undefined : integer("run-timeout", values["run-timeout"] as string, 1, 3_600_000)
+    runTimeoutMs: values["run-timeout"] === undefined ? undefined : integer("run-timeout", values["run-timeout"] as string, 1, 3_600_000),
+    implementation: values.implementation as string | undefined
   }
 }
 
@@ -112,6 +116,8 @@ export const parseReplayOptions = (argv: ReadonlyArray<string>): ReplayOptions =
 /** Options of `certify`. */
 export interface CertifyOptions {
   readonly adapter: string
+  /** With `--implementation`: certify that implementation (an `implementation` certificate) instead of the adapter. */
+  readonly implementation: string | undefined
   readonly outDir: string
   readonly quiet: boolean
   readonly verbose: boolean
@@ -119,6 +125,9 @@ export interface CertifyOptions {
 
 /** Options `certify` refuses: a certificate cannot come from a filtered or shortened run. */
 export const CERTIFY_REFUSED_OPTIONS = ["subject", "runs", "seed", "time-limit", "requirement"] as const
+
+/** The adapter an implementation certificate uses when `--adapter` is not given. */
+export const DEFAULT_IMPLEMENTATION_ADAPTER = "sqlite"
 
 /** Parses `certify` options, refusing filters and budget overrides. */
 export const parseCertifyOptions = (argv: ReadonlyArray<string>): CertifyOptions => {
@@ -130,7 +139,16 @@ export const parseCertifyOptions = (argv: ReadonlyArray<string>): CertifyOptions
       })
     }
   }
-  const { values } = parse(argv, { adapter: { type: "string" }, out: { type: "string" }, quiet: { type: "boolean" }, verbose: { type: "boolean" } }, false)
-  if (values.adapter === undefined) throw new UsageError({ message: "certify needs --adapter", hint: "durable-conformance certify --adapter ./my-adapter.ts" })
-  return { adapter: values.adapter as string, outDir: (values.out as string | undefined) ?? "certificate", quiet: values.quiet === true, verbose: values.verbose === true }
+  const { values } = parse(argv, { adapter: { type: "string" }, implementation: { type: "string" }, out: { type: "string" }, quiet: { type: "boolean" }, verbose: { type: "boolean" } }, false)
+  const implementation = values.implementation as string | undefined
+  if (values.adapter === undefined && implementation === undefined) {
+    throw new UsageError({ message: "certify needs --adapter or --implementation", hint: "durable-conformance certify --adapter ./my-adapter.ts, or certify --implementation ./my-alarms.ts [--adapter sqlite]" })
+  }
+  return {
+    adapter: (values.adapter as string | undefined) ?? DEFAULT_IMPLEMENTATION_ADAPTER,
+    implementation,
+    outDir: (values.out as string | undefined) ?? "certificate",
+    quiet: values.quiet === true,
+    verbose: values.verbose === true
+  }
 }

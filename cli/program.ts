@@ -16,12 +16,16 @@ Usage:
   durable-conformance list [--json]
       requirements by subject, built-in adapters and their capabilities
   durable-conformance run [--adapter sqlite,pglite,postgres,do-sqlite | --adapter ./mine.ts] [--subject alarms]
+                          [--implementation ./their-alarms.ts]
                           [--runs N] [--seed S] [--out DIR] [--time-limit MS] [--run-timeout MS] [--quiet] [--verbose]
-      the conformance gate; writes report.json, report.md, report.html and junit.xml into DIR
+      the conformance gate; writes report.json, report.md, report.html and junit.xml into DIR;
+      --implementation binds a third-party alarms implementation in place of the shipped one
   durable-conformance replay <token | report.json> [--step] [--requirement ID]
       re-runs one failure exactly; --step prints model and implementation state side by side
   durable-conformance certify --adapter ./their-adapter.ts [--out DIR]
       the adapter contract and every subject at the fixed budget; writes certificate.json and certificate.html
+  durable-conformance certify --implementation ./their-alarms.ts [--adapter sqlite] [--out DIR]
+      an implementation certificate: that alarms implementation (and the adapter contract) at the fixed budget
   durable-conformance verify-certificate <certificate.json>
       checks a certificate against this suite
 

@@ -1,6 +1,11 @@
 /**
- * `durable-conformance certify --adapter <module | name> [--out dir]` and
+ * `durable-conformance certify --adapter <module | name> [--out dir]`,
+ * `durable-conformance certify --implementation <module> [--adapter <module | name>] [--out dir]` and
  * `durable-conformance verify-certificate <certificate.json>`.
+ *
+ * With `--implementation`, the certificate is of kind `implementation`: the third-party implementation
+ * of its subject (alarms) on the given adapter (default sqlite), plus the adapter contract of that
+ * adapter, since the implementation's verdicts are only as good as the storage under it.
  *
  * Certification runs the adapter contract and then every subject at the fixed budget with the fixed
  * seeds, refuses filters and overrides, and writes certificate.json + certificate.html next to the usual
@@ -22,6 +27,7 @@ import { CERTIFICATION_BUDGET, makeCertificate, renderCertificateHtml, renderCer
 import { allRequirements } from "../../spec/index.ts"
 import type { CliIo } from "../io.ts"
 import { parseCertifyOptions, UsageError } from "../options.ts"
+import { bindSuites, loadImplementationModule } from "../implementation.ts"
 import { progressPrinter } from "../progress.ts"
 import { exitCodeOf, renderSummary } from "../summary.ts"
 import { currentSuiteHash, writeReports } from "../writeReports.ts"
@@ -50,10 +56,14 @@ export const mergeSeedReports = (reports: ReadonlyArray<ConformanceReport>, cert
   }
 }
 
-/** Certifies one adapter against every suite. */
+/** Certifies one adapter against every suite, or one third-party implementation (and the adapter it runs on). */
 export const certifyCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
   Effect.gen(function*() {
     const options = yield* Effect.try({ try: () => parseCertifyOptions(argv), catch: (error) => error as UsageError })
+    const binding = options.implementation === undefined ? undefined : yield* loadImplementationModule(options.implementation, io.cwd)
+    const certified = binding === undefined
+      ? suites
+      : bindSuites(suites.filter((suite) => suite.subject === "adapter" || suite.subject === binding.subject), binding)
     const [definition] = yield* resolveAdapters([options.adapter])
     const seeds = CERTIFY_SEEDS.slice(0, CERTIFICATION_BUDGET.seedCount)
     const onEvent = progressPrinter(io, { quiet: options.quiet })
@@ -62,15 +72,24 @@ export const certifyCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
       reports.push(yield* runConformance({
         kind: "certify",
         adapters: [definition!],
-        suites,
+        suites: certified,
         runs: CERTIFICATION_BUDGET.runsPerProperty,
         seed,
         suiteHash: currentSuiteHash(),
         onEvent
       }))
     }
-    const report = mergeSeedReports(reports, suites)
-    const certificate = makeCertificate({ report, kind: "adapter", budget: CERTIFICATION_BUDGET, seeds, filtered: false })
+    const report = mergeSeedReports(reports, certified)
+    const certificate = binding === undefined
+      ? makeCertificate({ report, kind: "adapter", budget: CERTIFICATION_BUDGET, seeds, filtered: false })
+      : makeCertificate({
+        report,
+        kind: "implementation",
+        implementation: { name: binding.implementation.name, version: binding.version },
+        budget: CERTIFICATION_BUDGET,
+        seeds,
+        filtered: false
+      })
     const folder = resolve(io.cwd, options.outDir)
     mkdirSync(folder, { recursive: true })
     const paths = [...writeReports(report, options.outDir, io)]
@@ -106,6 +125,7 @@ export const verifyCertificateCommand = (argv: ReadonlyArray<string>, io: CliIo)
       return 1
     }
     const body = result.certificate.body
-    io.stdout(`certificate valid: ${body.adapter.name} (${body.adapter.engine} ${body.adapter.engineVersion}), suite ${body.suite.version} ${body.suite.hash.slice(0, 12)}, ${body.summary.pass} pass, ${body.summary.fail} fail, ${body.summary["not-applicable"]} n/a, ${body.summary.unknown} unknown: ${result.conformant ? "conformant" : "NOT conformant"}\n`)
+    const implementation = body.implementation === undefined ? "" : `implementation ${body.implementation.name} ${body.implementation.version} on `
+    io.stdout(`certificate valid: ${implementation}${body.adapter.name} (${body.adapter.engine} ${body.adapter.engineVersion}), suite ${body.suite.version} ${body.suite.hash.slice(0, 12)}, ${body.summary.pass} pass, ${body.summary.fail} fail, ${body.summary["not-applicable"]} n/a, ${body.summary.unknown} unknown: ${result.conformant ? "conformant" : "NOT conformant"}\n`)
     return 0
   })
