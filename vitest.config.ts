@@ -23,6 +23,10 @@ export default defineConfig({
         test: {
           name: "workerd",
           include: ["test/workerd/**/*.test.ts"],
+          // One worker, no per-file isolation: importing Effect and fast-check into workerd dominates
+          // the project's time (measured 67 s -> 48 s).
+          isolate: false,
+          maxWorkers: 1,
           testTimeout: 120_000
         }
       }

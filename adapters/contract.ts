@@ -108,8 +108,14 @@ export interface StorageAdapter {
 /** A request to run one registered property where the adapter's databases live. */
 export interface HostedRunRequest {
   readonly propertyId: string
+  /** Implementation the property is bound to (`reference` for the shipped one). */
+  readonly implementation?: string
   readonly seed: number
   readonly runs: number
+  /** Wall-clock budget of the whole property run (verdict `unknown` when it runs out). */
+  readonly timeLimitMs?: number
+  /** Wall-clock limit of one scenario. */
+  readonly runTimeoutMs?: number
 }
 
 /** A request to execute one scenario of a registered property (replay) where the databases live. */

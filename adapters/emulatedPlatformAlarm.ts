@@ -24,8 +24,9 @@ export const emulatedPlatformAlarm = (sql: SqlClient.SqlClient): PlatformAlarm =
     Effect.map((rows) => (rows.length === 0 ? null : Number(rows[0]!.at_ms)))
   ),
   set: (epochMs: number) =>
-    sql.unsafe(
-      `INSERT INTO ${PLATFORM_ALARM_TABLE} (slot, at_ms) VALUES (1, ${Math.trunc(epochMs)}) ON CONFLICT (slot) DO UPDATE SET at_ms = excluded.at_ms`
-    ).pipe(Effect.asVoid),
+    Number.isSafeInteger(epochMs)
+      ? sql`INSERT INTO ${sql(PLATFORM_ALARM_TABLE)} (slot, at_ms) VALUES (1, ${epochMs}) ON CONFLICT (slot) DO UPDATE SET at_ms = excluded.at_ms`
+        .pipe(Effect.asVoid)
+      : Effect.die(new RangeError(`platform alarm time must be a safe integer of epoch ms, got ${epochMs}`)),
   delete: sql.unsafe(`DELETE FROM ${PLATFORM_ALARM_TABLE} WHERE slot = 1`).pipe(Effect.asVoid)
 })

@@ -42,7 +42,7 @@ export const builtInAdapters: ReadonlyArray<BuiltInAdapter> = [
   {
     name: "do-sqlite",
     description: "Cloudflare Durable Object SQLite in real workerd (Miniflare); native platform alarm",
-    capabilities: { independentConnections: false, rowLocks: false, snapshotReads: false, savepoints: false, platformAlarm: "native" },
+    capabilities: { independentConnections: false, rowLocks: false, snapshotReads: false, savepoints: true, platformAlarm: "native" },
     load: () => import("./do-sqlite/host.ts").then((module) => module.doSqliteAdapter)
   }
 ]

@@ -135,8 +135,27 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
     return run
   }
   if (adapter.host !== undefined) {
-    return yield* adapter.host.runProperty({ propertyId: property.id, seed, runs }).pipe(
-      Effect.mapError((error) => new HarnessError({ message: error.message, hint: error.hint, cause: error }))
+    return yield* adapter.host.runProperty({
+      propertyId: property.id,
+      implementation: property.implementation ?? "reference",
+      seed,
+      runs,
+      ...(options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs }),
+      ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs })
+    }).pipe(
+      // A host that broke (the object was reset, the runtime died) is an infrastructure error of this
+      // property run, reported as verdict `error`, not a failure of the whole conformance run.
+      Effect.catch((error) => {
+        const run: PropertyRun = {
+          ...base,
+          runsExecuted: 0,
+          verdict: "error",
+          durationMs: Date.now() - startedMs,
+          covered: {},
+          error: { message: error.message, hint: error.hint }
+        }
+        return Effect.succeed(run)
+      })
     )
   }
 
