@@ -3,6 +3,7 @@
  *
  *   npx durable-conformance run --implementation ./examples/third-party-alarms/index.ts --adapter sqlite --subject alarms
  *   npx durable-conformance certify --implementation ./examples/third-party-alarms/index.ts
+ *   npx durable-conformance replay <token> --bind ./examples/third-party-alarms/index.ts --step
  *
  * The module default-exports `{ subject: "alarms", implementation, version }`, where `implementation`
  * is an `AlarmsImplementation` (subjects/alarms/api.ts): a name and `make(deps)`, which builds a scheduler
@@ -11,6 +12,8 @@
  * shapes, and their errors to the tagged errors of api.ts (requirements check error tags).
  */
 import { DateTime, Effect } from "effect"
+import type { SubjectSuite } from "../../harness/Suite.ts"
+import { alarmsSuite } from "../../properties/alarms/index.ts"
 import {
   AlarmParked,
   type AlarmEvent,
@@ -105,6 +108,9 @@ export const theirAlarms: AlarmsImplementation = {
       return scheduler
     })
 }
+
+/** The alarms suite bound to this implementation: what `replay --bind` needs to re-run one of its failures. */
+export const suites: ReadonlyArray<SubjectSuite> = [alarmsSuite(theirAlarms)]
 
 /** The binding `--implementation` loads. */
 export default { subject: "alarms", implementation: theirAlarms, version: TIMER_TABLE_VERSION } as const
