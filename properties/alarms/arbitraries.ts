@@ -116,8 +116,12 @@ const fault: fc.Arbitrary<TransactionFault> = fc.record({
 
 /** A fault aimed at the first transactions of a dispatch, where failures and parking commit. */
 const dispatchFault: fc.Arbitrary<TransactionFault> = fc.record({
-  transaction: fc.integer({ min: 1, max: 2 }),
-  phase: fc.constantFrom("afterCommit" as const, "setAlarmFails" as const, "inside" as const)
+  transaction: fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.constant(2) }),
+  phase: fc.oneof(
+    { weight: 2, arbitrary: fc.constant("afterCommit" as const) },
+    { weight: 2, arbitrary: fc.constant("setAlarmFails" as const) },
+    { weight: 1, arbitrary: fc.constant("inside" as const) }
+  )
 })
 
 /** Adds an optional fault (only in fault scenarios) and an optional failing reporter. */
@@ -274,7 +278,7 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
     fc.integer({ min: 2, max: 11 }),
     sometimes(onFailure, 35),
     fc.boolean(),
-    fc.array(shape.faults ? sometimes(dispatchFault, 30) : fc.constant(undefined), { minLength: 11, maxLength: 11 }),
+    fc.array(shape.faults ? sometimes(dispatchFault, 35) : fc.constant(undefined), { minLength: 11, maxLength: 11 }),
     sometimes(fc.integer({ min: 1, max: 3 }), 60),
     sometimes(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 4, max: 12 })), 35),
     fc.boolean()
@@ -409,6 +413,40 @@ const parkUndoTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
     ]
   })
 
+/** The earliest alarm is cancelled (alone or in a cancel-only transaction): the platform alarm must move. */
+const cancelTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.tuple(
+    fc.uniqueArray(validRef, { minLength: 1, maxLength: 2, selector: (value) => `${value.tag}/${value.id}` }),
+    fc.integer({ min: 0, max: 10_000 }),
+    fc.integer({ min: 1, max: 10_000 }),
+    fc.boolean()
+  ).map(([refs, firstMs, gapMs, inTransaction]) => {
+    const [first, second] = refs as [RefSpec, RefSpec | undefined]
+    const commands: Array<Command> = [{ op: "schedule", input: { tag: first.tag, id: first.id, payload: null, runInMs: firstMs } }]
+    if (second !== undefined) commands.push({ op: "schedule", input: { tag: second.tag, id: second.id, payload: null, runInMs: firstMs + gapMs } })
+    commands.push(inTransaction ? { op: "transaction", mutations: [{ kind: "cancelAlarm", ref: first }] } : { op: "cancel", ref: first })
+    return commands
+  })
+
+/** A failing alarm with an `onFailure` action (retry, custom delay, skip, or a failing callback), dispatched twice. */
+const failureActionTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.tuple(
+    inputWith(validRef, { repeat: 40, progress: 10 }, fc.integer({ min: 0, max: 2_000 })),
+    onFailure,
+    sometimes(mutationFor(validRef, { repeat: 10, progress: 10 }), 30),
+    fc.constantFrom("succeed" as const, "fail" as const)
+  ).map(([scheduled, action, forkedWrite, secondOutcome]) => {
+    const own = { tag: scheduled.tag, id: scheduled.id }
+    const script: HandlerScriptSpec = { outcome: "fail", onFailure: action, ...(forkedWrite === undefined ? {} : { forkedWrite }) }
+    return [
+      { op: "schedule", input: { ...scheduled, payload: null } },
+      { op: "advanceToNextWake" },
+      { op: "dispatch", handlers: [{ ...own, script }] },
+      { op: "advanceToNextWake" },
+      { op: "dispatch", handlers: [{ ...own, script: { outcome: secondOutcome } }] }
+    ]
+  })
+
 /** The platform alarm delivered twice: two dispatches at the same virtual time. */
 const redelivery = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
   fc.tuple(dispatch(shape, fc.array(handlerEntry, { maxLength: 2 })), fc.array(handlerEntry, { maxLength: 2 })).map(([first, entries]) => [
@@ -425,6 +463,8 @@ const chunk = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
     { weight: 1, arbitrary: orderTimeline() },
     { weight: 1, arbitrary: cursorTimeline() },
     { weight: 1, arbitrary: batchTimeline() },
+    { weight: 1, arbitrary: cancelTimeline() },
+    { weight: 1, arbitrary: failureActionTimeline() },
     { weight: 1, arbitrary: parkUndoTimeline() },
     { weight: 1, arbitrary: redelivery(shape) }
   )

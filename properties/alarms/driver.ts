@@ -7,7 +7,7 @@
 import { Cause, DateTime, Deferred, Effect, Exit, Fiber } from "effect"
 import type { Json } from "../../harness/Property.ts"
 import type { AlarmStatus as ModelAlarmStatus, ScheduleConfigurationInput } from "../../models/alarms/index.ts"
-import { UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
+import { storageIdOf, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
 import type {
   AlarmEvent,
   AlarmPayload,
@@ -145,19 +145,22 @@ const entryFor = (handlers: ReadonlyArray<HandlerEntrySpec>, ref: RefSpec): Hand
 
 /**
  * The scripted handler and `onFailure` of one dispatch. Forked writes are collected in `forked`, in
- * the order handlers forked them.
+ * the order handlers forked them; `visits` records the storage id of every handler and `onFailure`
+ * call, so the dispatch order is observable even when the call fails.
  */
 export const scriptedDispatch = (
   scheduler: AlarmScheduler,
   handlers: ReadonlyArray<HandlerEntrySpec>,
   nowMs: number,
-  forked: Array<ForkedWrite>
+  forked: Array<ForkedWrite>,
+  visits: Array<string>
 ): {
   readonly handle: (event: AlarmEvent) => Effect.Effect<void, unknown>
   readonly onFailure: (failure: ProcessDueAlarmsFailure) => Effect.Effect<OnFailureAction | void, unknown>
 } => ({
   handle: (event) =>
     Effect.gen(function*() {
+      visits.push(storageIdOf(event))
       const script = entryFor(handlers, event)?.script ?? {}
       if (script.forkedWrite !== undefined) {
         const write = script.forkedWrite
@@ -171,6 +174,7 @@ export const scriptedDispatch = (
       if (script.outcome === "fail") return yield* Effect.fail(new ScriptedHandlerFailure())
     }),
   onFailure: (failure) => {
+    visits.push(storageIdOf(failure))
     const action = entryFor(handlers, failure)?.script.onFailure ?? { kind: "none" as const }
     switch (action.kind) {
       case "none":

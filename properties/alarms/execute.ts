@@ -229,6 +229,28 @@ const entryRules = (predictions: ReadonlyArray<Prediction>, ref: { readonly tag:
     return event !== null && event !== undefined && event.id === ref.id && event.tag === ref.tag
   })
 
+/** Rules deciding each field of a status, most specific first (existence is `exists`). */
+const FIELD_RULES: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+  ["exists", ["R19", "R23", "R22", "H1"]],
+  ["parked", ["R14", "H5", "R25"]],
+  ["attempts", ["R13", "R25", "R19"]],
+  ["retryAtMs", ["R15", "R25", "R2"]],
+  ["runAtMs", ["R16", "R25", "R23", "E3"]]
+]
+
+/**
+ * The rules of a status disagreement: the rules of the fields that differ, keeping those the model's
+ * attribution (`context`) names, so the witness cites the rule that decided the wrong field.
+ */
+const statusRules = (expected: Json, actual: Json, context: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const field = (value: Json, name: string): unknown =>
+    name === "exists" ? value !== null : value !== null && typeof value === "object" ? (value as { readonly [key: string]: Json })[name] : undefined
+  const differing = FIELD_RULES.filter(([name]) => canonical(field(expected, name)) !== canonical(field(actual, name)))
+  const candidates = differing.flatMap(([, rules]) => rules)
+  const named = context.filter((rule) => candidates.includes(rule))
+  return [...new Set([...(named.length > 0 ? named : candidates), ...context])]
+}
+
 /**
  * Builds the `execute` of an alarms property bound to `implementation`.
  *
@@ -374,6 +396,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
       reporterCalls = []
       reporterFails = "reporterFails" in command && command.reporterFails === true
       const forked: Array<ForkedWrite> = []
+      const visits: Array<string> = []
       let actualResult: Json
       const forkedOutcomes: Array<Json> = []
       switch (command.op) {
@@ -397,7 +420,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
             : command.op === "transaction"
             ? Effect.map(runScriptedTransaction(scheduler, command.mutations, command.closureFails === true, atMs), json)
             : Effect.suspend(() => {
-              const scripted = scriptedDispatch(scheduler, command.handlers, atMs, forked)
+              const scripted = scriptedDispatch(scheduler, command.handlers, atMs, forked, visits)
               return Effect.map(
                 scheduler.processDueAlarms(scripted.handle, dispatchOptions(command.options, scripted.onFailure)),
                 dispatchJson
@@ -446,6 +469,20 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
       }
       const tagOf = (value: Json) => (value as { readonly _tag?: unknown })._tag
       if (tagOf(expectedResult) !== tagOf(actualResult)) checks.push(resultCheck)
+      if (command.op === "dispatch") {
+        // Dispatch order, observable through the handler and onFailure calls (also when the call fails).
+        const collapse = (ids: ReadonlyArray<string>) => ids.filter((id, position) => position === 0 || ids[position - 1] !== id)
+        const expectedOrder = collapse(
+          outcome.transactions.map((transaction) => /^(handler|acknowledge|failure):(.*)$/.exec(transaction.label)?.[2]).filter((id): id is string => id !== undefined)
+        )
+        checks.push({
+          observable: "dispatch order (rows handed to the handler or onFailure)",
+          expected: expectedOrder,
+          actual: collapse(visits),
+          rules: ["R21", "R22", "H6"],
+          why: predicted("handled")?.why ?? "due rows are dispatched by (wake_at, storage_id) up to the limit; rows changed earlier in the batch are skipped"
+        })
+      }
       if (command.op === "dispatch" && tagOf(expectedResult) === "Success" && tagOf(actualResult) === "Success") {
         const actualValue = (actualResult as { readonly value: { readonly [key: string]: ReadonlyArray<Json> } }).value
         // Same entries in another order: a dispatch-order violation, named as such.
@@ -464,11 +501,11 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
           }
         }
         for (const prediction of predictions) {
-          const match = /^(handled|failed|parked)\[(\d+)\]$/.exec(prediction.observable)
+          const match = /^(handled|failed)\[(\d+)\]$/.exec(prediction.observable)
           if (match === null) continue
           checks.push({ observable: prediction.observable, expected: withoutReasons(prediction.expected), actual: actualValue[match[1]!]?.[Number(match[2])] ?? null, rules: prediction.rules, why: prediction.why })
         }
-        for (const list of ["handled", "failed", "parked"] as const) {
+        for (const list of ["handled", "failed"] as const) {
           const prediction = predicted(list)!
           checks.push({ observable: list, expected: withoutReasons(prediction.expected), actual: json(actualValue[list]), rules: prediction.rules, why: prediction.why })
         }
@@ -492,19 +529,31 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
           why: "writes of fibers forked by handlers run after the pass ended"
         })
       }
-      checks.push(resultCheck)
+      // A successful dispatch was compared entry by entry above (its parked list below, after the statuses).
+      if (!(command.op === "dispatch" && tagOf(expectedResult) === "Success" && tagOf(actualResult) === "Success")) checks.push(resultCheck)
       const provenance = new Map(predictStatuses(model).map((entry) => [entry.storageId, entry]))
       for (const ref of VALID_REFS) {
         const entry = entryRules(predictions, ref)
         const known = provenance.get(storageIdOf(ref))
-        const rules = [...(entry?.rules ?? []), ...(known?.rules.filter((rule) => rule !== "R28") ?? []), "R28"]
+        const context = [...(entry?.rules ?? []), ...(known?.rules.filter((rule) => rule !== "R28") ?? []), "R28"]
         checks.push({
           observable: `getAlarmStatus(${refKey(ref)})`,
           expected: modelStatuses[refKey(ref)]!,
           actual: observed.statuses[refKey(ref)]!,
-          rules,
+          rules: statusRules(modelStatuses[refKey(ref)]!, observed.statuses[refKey(ref)]!, context),
           why: entry?.why ?? known?.why ?? "no such alarm was ever stored"
         })
+      }
+      // Park reports are content-free, so they come after the per-alarm statuses that name the row.
+      if (command.op === "dispatch" && tagOf(expectedResult) === "Success" && tagOf(actualResult) === "Success") {
+        const actualParked = (actualResult as { readonly value: { readonly parked: ReadonlyArray<Json> } }).value.parked
+        for (const prediction of predictions) {
+          const match = /^parked\[(\d+)\]$/.exec(prediction.observable)
+          if (match === null) continue
+          checks.push({ observable: prediction.observable, expected: prediction.expected, actual: actualParked[Number(match[1])] ?? null, rules: prediction.rules, why: prediction.why })
+        }
+        const prediction = predicted("parked")!
+        checks.push({ observable: "parked", expected: prediction.expected, actual: json(actualParked), rules: prediction.rules, why: prediction.why })
       }
       const reporterPrediction = predicted("reporterCalls")!
       checks.push({ observable: "reporter calls", expected: reporterPrediction.expected, actual: reporterCalls, rules: reporterPrediction.rules, why: reporterPrediction.why })

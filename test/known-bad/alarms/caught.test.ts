@@ -1,0 +1,111 @@
+/**
+ * Every known-bad alarms implementation is caught by the alarms properties on sqlite, pglite and
+ * postgres at the gate's budget and seeds (DEFAULT_RUNS scenarios, `propertySeed(DEFAULT_SEED, ...)`):
+ * the verdict is `fail`, the divergence names a requirement related to the bug, the minimized
+ * counterexample is short (a per-bug bound on its steps, measured and set a little above), and
+ * re-executing the counterexample's scenario reproduces the same divergence (requirement and step).
+ *
+ * Each bug is checked with the property that catches it (named per bug below); the runs-to-detect
+ * and counterexample lengths are printed per adapter.
+ */
+import { Effect, Exit, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { StorageAdapter } from "../../../adapters/contract.ts"
+import { makePgliteAdapter } from "../../../adapters/pglite/index.ts"
+import { makePostgresAdapter } from "../../../adapters/postgres/index.ts"
+import { makeSqliteAdapter } from "../../../adapters/sqlite/index.ts"
+import { DEFAULT_RUNS, DEFAULT_SEED } from "../../../harness/Budget.ts"
+import { propertySeed } from "../../../harness/Conformance.ts"
+import type { PropertyRun } from "../../../harness/RunResult.ts"
+import { executeScenario, runProperty } from "../../../harness/Runner.ts"
+import { alarmsSuite } from "../../../properties/alarms/index.ts"
+import { requirementsForRules } from "../../../spec/alarms.ts"
+import { knownBadAlarms } from "./index.ts"
+
+type PropertyId = "alarms/model" | "alarms/faults" | "alarms/migration"
+
+/** Per bug: the property that catches it, a bound on the minimized counterexample, extra related requirements. */
+interface Expectation {
+  readonly property: PropertyId
+  readonly maxSteps: number
+  /** Requirements related to the bug beyond those citing the bug's own rules. */
+  readonly alsoRelated: ReadonlyArray<string>
+}
+
+const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
+  "h1-content-ack": { property: "alarms/model", maxSteps: 8, alsoRelated: ["ALM-043", "ALM-035"] },
+  "h2-fixed-retry": { property: "alarms/model", maxSteps: 8, alsoRelated: ["ALM-041", "ALM-044"] },
+  "h2-free-self-rearm": { property: "alarms/model", maxSteps: 8, alsoRelated: ["ALM-032", "ALM-043"] },
+  "h2-any-repeat": { property: "alarms/model", maxSteps: 4, alsoRelated: ["ALM-049"] },
+  "h2-retry-rewrites-run-at": { property: "alarms/model", maxSteps: 8, alsoRelated: ["ALM-044"] },
+  "h3-onfailure-skips-reschedule": { property: "alarms/model", maxSteps: 8, alsoRelated: ["ALM-044", "ALM-025"] },
+  "h4-detached-after-pass": { property: "alarms/model", maxSteps: 8, alsoRelated: ["ALM-048"] },
+  "h5-parked-from-budget": { property: "alarms/model", maxSteps: 12, alsoRelated: ["ALM-044", "ALM-041"] },
+  "h6-dispatch-by-run-at": { property: "alarms/model", maxSteps: 12, alsoRelated: ["ALM-045"] },
+  "h6-platform-alarm-run-at": { property: "alarms/model", maxSteps: 8, alsoRelated: ["ALM-042"] },
+  "equal-cursor-reset": { property: "alarms/model", maxSteps: 8, alsoRelated: ["ALM-040", "ALM-044"] },
+  "park-rereported": { property: "alarms/model", maxSteps: 12, alsoRelated: ["ALM-041"] },
+  "report-before-commit": { property: "alarms/faults", maxSteps: 12, alsoRelated: ["ALM-041"] },
+  "cancel-no-reconcile": { property: "alarms/model", maxSteps: 6, alsoRelated: ["ALM-042"] },
+  "wake-not-materialised": { property: "alarms/model", maxSteps: 8, alsoRelated: ["ALM-044", "ALM-045"] }
+}
+
+const scope = Scope.makeUnsafe()
+const adapters: Record<string, StorageAdapter> = {}
+
+beforeAll(async () => {
+  adapters.sqlite = makeSqliteAdapter()
+  adapters.pglite = await Effect.runPromise(Scope.provide(makePgliteAdapter, scope))
+  adapters.postgres = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, scope))
+})
+
+afterAll(async () => {
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+})
+
+it("every known-bad implementation has an expectation", () => {
+  expect(knownBadAlarms.map((bad) => bad.id).sort()).toEqual(Object.keys(EXPECTATIONS).sort())
+})
+
+for (const adapterName of ["sqlite", "pglite", "postgres"] as const) {
+  describe(`known-bad alarms on ${adapterName}`, () => {
+    const caught = new Map<string, PropertyRun>()
+
+    it("every known-bad implementation is caught with a short counterexample naming a related requirement", async () => {
+      const adapter = adapters[adapterName]!
+      const table: Array<string> = []
+      for (const bad of knownBadAlarms) {
+        const expectation = EXPECTATIONS[bad.id]!
+        const property = alarmsSuite(bad.implementation).properties.find((entry) => entry.id === expectation.property)!
+        const result = await Effect.runPromise(
+          runProperty({ property, adapter, seed: propertySeed(DEFAULT_SEED, property.id, adapter.name), runs: DEFAULT_RUNS })
+        )
+        const counterexample = result.counterexample
+        table.push(
+          `| ${bad.id} | ${adapterName} | ${property.id} | ${result.verdict} | ${counterexample?.runsToDetect ?? "-"} | ${counterexample?.trace.steps.length ?? "-"} | ${counterexample?.divergence.requirementId ?? "-"} | ${result.durationMs} ms |`
+        )
+        expect.soft(result.verdict, `${bad.id} on ${adapterName}: ${result.error?.message ?? "not caught"}`).toBe("fail")
+        if (counterexample === undefined) continue
+        const related = new Set([...requirementsForRules(bad.rules), ...expectation.alsoRelated])
+        expect.soft([...related], `${bad.id}: ${counterexample.divergence.explanation}`).toContain(counterexample.divergence.requirementId)
+        expect.soft(counterexample.trace.steps.length, `${bad.id}: ${JSON.stringify(counterexample.scenario)}`).toBeLessThanOrEqual(expectation.maxSteps)
+        caught.set(bad.id, result)
+      }
+      console.log(["| bug | adapter | property | verdict | runs to detect | steps | requirement | time |", ...table].join("\n"))
+    })
+
+    it("re-executing each counterexample reproduces the same divergence", async () => {
+      const adapter = adapters[adapterName]!
+      expect(caught.size).toBe(knownBadAlarms.length)
+      for (const bad of knownBadAlarms) {
+        const counterexample = caught.get(bad.id)?.counterexample
+        if (counterexample === undefined) continue
+        const property = alarmsSuite(bad.implementation).properties.find((entry) => entry.id === counterexample.propertyId)!
+        const trace = await Effect.runPromise(executeScenario(property, adapter, counterexample.scenario))
+        expect(trace.divergence?.requirementId, bad.id).toBe(counterexample.divergence.requirementId)
+        expect(trace.divergence?.stepIndex, bad.id).toBe(counterexample.divergence.stepIndex)
+        expect(trace.divergence?.explanation).toBe(counterexample.divergence.explanation)
+      }
+    })
+  })
+}
