@@ -11,8 +11,9 @@ import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import type { Scope } from "effect"
+import type { ExecutionTrace } from "../../harness/Property.ts"
 import type { PropertyRun } from "../../harness/RunResult.ts"
-import type { AdapterDefinition, AdapterFingerprint, HostedRunRequest, PropertyHost, StorageAdapter } from "../contract.ts"
+import type { AdapterDefinition, AdapterFingerprint, HostedRunRequest, HostedScenarioRequest, PropertyHost, StorageAdapter } from "../contract.ts"
 import { AdapterError } from "../contract.ts"
 import { DO_SQLITE_ADAPTER_NAME, doSqliteCapabilities } from "./adapter.ts"
 import { decodeHostedError } from "./hostedErrors.ts"
@@ -38,6 +39,8 @@ export interface DoSqliteHost extends PropertyHost {
   readonly fingerprint: Effect.Effect<AdapterFingerprint, AdapterError>
   /** Same as `runProperty`: one property run inside the object. */
   readonly runPropertyRemote: (request: HostedRunRequest) => Effect.Effect<PropertyRun, AdapterError>
+  /** One scenario on a fresh database inside the object (replay). */
+  readonly executeScenario: (request: HostedScenarioRequest) => Effect.Effect<ExecutionTrace, AdapterError>
   readonly timings: DoSqliteHostTimings
 }
 
@@ -60,14 +63,37 @@ export const installedWorkerdVersion = (): string | undefined => {
 /** The shipped worker entry: the conformance object over the suite's registry. */
 export const DEFAULT_WORKER_ENTRY_PATH = fileURLToPath(new URL("./workerEntry.ts", import.meta.url))
 
+/** Where `registerHostedSuites` lives, for the generated entry that bundles extra suites. */
+const HOSTED_SUITES_PATH = fileURLToPath(new URL("./hostedSuites.ts", import.meta.url))
+
+/**
+ * A generated entry module: re-exports `entryPath` and registers the `suites` export of
+ * `extraSuitesModule` in the conformance object (see `hostedSuites.ts`).
+ */
+const entryWithExtraSuites = (entryPath: string, extraSuitesModule: string): string =>
+  [
+    `export * from ${JSON.stringify(entryPath)}`,
+    `export { default } from ${JSON.stringify(entryPath)}`,
+    `import { registerHostedSuites } from ${JSON.stringify(HOSTED_SUITES_PATH)}`,
+    `import { suites as extraSuites } from ${JSON.stringify(extraSuitesModule)}`,
+    "registerHostedSuites(extraSuites)"
+  ].join("\n")
+
 /**
  * Bundles a worker entry (default `workerEntry.ts`) and everything it imports (suite, runner, effect,
  * fast-check) into one ES module. An entry exports `ConformanceObject` and, as default, `conformanceFetchHandler`.
+ * With `extraSuitesModule` (a path to a module exporting `suites: SubjectSuite[]`), those suites are
+ * bundled in too, so the object runs properties bound to their implementations.
  */
-export const bundleConformanceWorker = (entryPath: string = DEFAULT_WORKER_ENTRY_PATH): Effect.Effect<string, AdapterError> => Effect.tryPromise({
+export const bundleConformanceWorker = (
+  entryPath: string = DEFAULT_WORKER_ENTRY_PATH,
+  extraSuitesModule?: string
+): Effect.Effect<string, AdapterError> => Effect.tryPromise({
   try: async () => {
     const result = await build({
-      entryPoints: [entryPath],
+      ...(extraSuitesModule === undefined
+        ? { entryPoints: [entryPath] }
+        : { stdin: { contents: entryWithExtraSuites(entryPath, extraSuitesModule), resolveDir: process.cwd(), sourcefile: "conformance-entry.ts", loader: "ts" as const } }),
       bundle: true,
       write: false,
       format: "esm",
@@ -85,7 +111,7 @@ export const bundleConformanceWorker = (entryPath: string = DEFAULT_WORKER_ENTRY
   catch: (cause) =>
     hostError(
       `could not bundle the do-sqlite conformance worker: ${cause instanceof Error ? cause.message : String(cause)}`,
-      `fix the reported import error; the worker bundles ${entryPath} and what it imports`,
+      `fix the reported import error; the worker bundles ${entryPath}${extraSuitesModule === undefined ? "" : ` and ${extraSuitesModule}`} and what they import`,
       cause
     )
 })
@@ -120,11 +146,16 @@ class HostedFailure extends Error {}
 export interface DoSqliteHostOptions {
   /** Worker entry to bundle (default `DEFAULT_WORKER_ENTRY_PATH`); tests pass one with their own properties. */
   readonly workerEntryPath?: string
+  /**
+   * Absolute path of a module exporting `suites: SubjectSuite[]` bound to other implementations
+   * (third-party or known-bad); bundled into the worker so runs may name those implementations.
+   */
+  readonly extraSuitesModule?: string
 }
 
 /** Starts workerd through Miniflare with the conformance worker; stops it when the scope closes. */
 export const startDoSqliteHost = (options: DoSqliteHostOptions = {}): Effect.Effect<DoSqliteHost, AdapterError, Scope.Scope> => Effect.gen(function*() {
-  const [script, bundleMs] = yield* measured(bundleConformanceWorker(options.workerEntryPath))
+  const [script, bundleMs] = yield* measured(bundleConformanceWorker(options.workerEntryPath, options.extraSuitesModule))
   const workerdVersion = installedWorkerdVersion()
   const [miniflare, startMs] = yield* measured(Effect.acquireRelease(
     Effect.tryPromise({
@@ -180,10 +211,14 @@ export const startDoSqliteHost = (options: DoSqliteHostOptions = {}): Effect.Eff
   const runProperty = (request: HostedRunRequest) =>
     call<PropertyRun>(`running ${request.propertyId} in workerd`, "/run", { method: "POST", body: JSON.stringify(request) })
 
+  const executeScenario = (request: HostedScenarioRequest) =>
+    call<ExecutionTrace>(`executing a scenario of ${request.propertyId} in workerd`, "/execute", { method: "POST", body: JSON.stringify(request) })
+
   return {
     fingerprint: call<AdapterFingerprint>("reading the do-sqlite fingerprint", "/fingerprint", { method: "GET" }),
     runProperty,
     runPropertyRemote: runProperty,
+    executeScenario,
     timings: { bundleMs, startMs }
   }
 })
@@ -205,9 +240,15 @@ export const makeHostedDoSqliteAdapter = (options: DoSqliteHostOptions = {}): Ef
   })
 )
 
-/** The built-in `do-sqlite` adapter definition, for the CLI and `adapters/registry.ts`. */
-export const doSqliteAdapter: AdapterDefinition = {
+/**
+ * A `do-sqlite` adapter definition; `extraSuitesModule` bundles more suites into the worker (e.g.
+ * the known-bad alarms implementations), `workerEntryPath` replaces the worker entry.
+ */
+export const makeDoSqliteAdapterDefinition = (options: DoSqliteHostOptions = {}): AdapterDefinition => ({
   name: DO_SQLITE_ADAPTER_NAME,
   description: "Cloudflare Durable Object SQLite in real workerd (Miniflare); native platform alarm",
-  make: makeHostedDoSqliteAdapter()
-}
+  make: makeHostedDoSqliteAdapter(options)
+})
+
+/** The built-in `do-sqlite` adapter definition, for the CLI and `adapters/registry.ts`. */
+export const doSqliteAdapter: AdapterDefinition = makeDoSqliteAdapterDefinition()

@@ -9,9 +9,9 @@
 import type { AlarmInvocationInfo } from "@cloudflare/workers-types"
 import { DurableObject } from "cloudflare:workers"
 import { Cause, Effect, Exit } from "effect"
-import type { AdapterFingerprint, HostedRunRequest, StorageAdapter } from "../contract.ts"
-import type { PropertyDefinition } from "../../harness/Property.ts"
-import { runProperty } from "../../harness/Runner.ts"
+import type { AdapterFingerprint, HostedRunRequest, HostedScenarioRequest, StorageAdapter } from "../contract.ts"
+import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
+import { executeScenario, runProperty } from "../../harness/Runner.ts"
 import type { PropertyRun } from "../../harness/RunResult.ts"
 import { makeDoSqliteAdapter, makeDoSqlClient, nativePlatformAlarm, NATIVE_ALARM_HORIZON_MS } from "./adapter.ts"
 import { registeredAlarmHandlers } from "./alarmHandlers.ts"
@@ -23,8 +23,11 @@ export interface ConformanceEnv {
   readonly WORKERD_VERSION?: string
 }
 
-/** Finds a registered property by id. */
-export type PropertyLookup = (propertyId: string) => PropertyDefinition<any> | undefined
+/**
+ * Finds a registered property by id, bound to `implementation` when one is named (see
+ * `hostedSuites.ts`, `findHostedProperty`).
+ */
+export type PropertyLookup = (propertyId: string, implementation?: string) => PropertyDefinition<any> | undefined
 
 /** Most property runs that may wait for this object at once; runs execute one after another. */
 export const MAX_QUEUED_RUNS = 64
@@ -56,6 +59,26 @@ const runBudgets = (request: HostedRunRequest): { timeLimitMs?: number; runTimeo
   return budgets
 }
 
+const isHostedScenarioRequest = (value: unknown): value is HostedScenarioRequest =>
+  typeof value === "object" && value !== null &&
+  typeof (value as HostedScenarioRequest).propertyId === "string" &&
+  typeof (value as HostedScenarioRequest).implementation === "string" &&
+  "scenario" in value
+
+/** The implementation a request names, when it names one as a string. */
+const requestedImplementation = (request: { readonly implementation?: unknown }): string | undefined =>
+  typeof request.implementation === "string" ? request.implementation : undefined
+
+const unknownProperty = (propertyId: string, implementation: string | undefined): Error =>
+  new Error(encodeHostedError(
+    implementation === undefined
+      ? `no property ${propertyId} is registered in the conformance object`
+      : `no property ${propertyId} bound to implementation ${implementation} is registered in the conformance object`,
+    implementation === undefined
+      ? "list properties with `durable-conformance list`; the worker bundle may be older than the suite"
+      : "bundle the module exporting that implementation's suites into the worker (host option extraSuitesModule)"
+  ))
+
 /** Builds the conformance Durable Object class over `findProperty`. */
 export const makeConformanceObject = (findProperty: PropertyLookup) =>
   class ConformanceObjectBase extends DurableObject<ConformanceEnv> {
@@ -82,21 +105,37 @@ export const makeConformanceObject = (findProperty: PropertyLookup) =>
       if (!isHostedRunRequest(request)) {
         throw new Error(encodeHostedError("invalid run request", "send { propertyId: string, seed: number, runs: number }"))
       }
-      const property = findProperty(request.propertyId)
-      if (property === undefined) {
-        throw new Error(encodeHostedError(
-          `no property ${request.propertyId} is registered in the conformance object`,
-          "list properties with `durable-conformance list`; the worker bundle may be older than the suite"
-        ))
+      const implementation = requestedImplementation(request)
+      const property = findProperty(request.propertyId, implementation)
+      if (property === undefined) throw unknownProperty(request.propertyId, implementation)
+      return this.#serialized(() =>
+        runProperty({ property, adapter: this.#adapter(), seed: request.seed, runs: request.runs, ...runBudgets(request) })
+      )
+    }
+
+    /**
+     * RPC: executes one scenario of a registered property on a fresh database here (replay), under
+     * the same deterministic run environment as the runner. Throws like `runProperty`.
+     */
+    async executeScenario(request: HostedScenarioRequest): Promise<ExecutionTrace> {
+      if (!isHostedScenarioRequest(request)) {
+        throw new Error(encodeHostedError("invalid scenario request", "send { propertyId: string, implementation: string, scenario: JSON }"))
       }
+      const property = findProperty(request.propertyId, request.implementation)
+      if (property === undefined) throw unknownProperty(request.propertyId, request.implementation)
+      const extra = request as HostedScenarioRequest & { readonly runTimeoutMs?: unknown }
+      const runTimeoutMs = typeof extra.runTimeoutMs === "number" && extra.runTimeoutMs > 0 ? extra.runTimeoutMs : undefined
+      return this.#serialized(() => executeScenario(property, this.#adapter(), request.scenario, runTimeoutMs))
+    }
+
+    /** Runs `work` after every earlier run of this object, at most `MAX_QUEUED_RUNS` waiting. */
+    #serialized<A>(work: () => Effect.Effect<A, unknown>): Promise<A> {
       if (this.#queued >= MAX_QUEUED_RUNS) {
         throw new Error(encodeHostedError(`more than ${MAX_QUEUED_RUNS} runs are waiting for this object`, "send runs one after another"))
       }
       this.#queued += 1
       const run = this.#tail.then(async () => {
-        const exit = await Effect.runPromiseExit(
-          runProperty({ property, adapter: this.#adapter(), seed: request.seed, runs: request.runs, ...runBudgets(request) })
-        )
+        const exit = await Effect.runPromiseExit(work())
         if (Exit.isSuccess(exit)) return exit.value
         const { message, hint } = describeCause(exit.cause)
         throw new Error(encodeHostedError(message, hint))

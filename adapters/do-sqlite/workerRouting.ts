@@ -2,11 +2,13 @@
  * The fetch handler of a conformance worker, through which Node (`host.ts`) asks the conformance
  * Durable Object to run properties.
  *
- * Routes: `GET /fingerprint` and `POST /run` with `{ propertyId, seed, runs }`. Both answer JSON; a
+ * Routes: `GET /fingerprint`, `POST /run` with `{ propertyId, implementation?, seed, runs }` and
+ * `POST /execute` with `{ propertyId, implementation, scenario }` (replay). All answer JSON; a
  * failure answers status 500 with `{ message }` (message and hint, see `hostedErrors.ts`).
  */
 import type { DurableObjectNamespace } from "@cloudflare/workers-types"
-import type { AdapterFingerprint, HostedRunRequest } from "../contract.ts"
+import type { AdapterFingerprint, HostedRunRequest, HostedScenarioRequest } from "../contract.ts"
+import type { ExecutionTrace } from "../../harness/Property.ts"
 import type { PropertyRun } from "../../harness/RunResult.ts"
 import { encodeHostedError } from "./hostedErrors.ts"
 
@@ -24,6 +26,7 @@ interface EntryEnv {
 interface ConformanceRpc {
   fingerprint(): Promise<AdapterFingerprint>
   runProperty(request: HostedRunRequest): Promise<PropertyRun>
+  executeScenario(request: HostedScenarioRequest): Promise<ExecutionTrace>
 }
 
 const json = (body: unknown, status = 200): Response =>
@@ -47,6 +50,9 @@ export const conformanceFetchHandler = {
     if (pathname === "/run" && request.method === "POST") {
       return answer(async () => stub.runProperty(await request.json() as HostedRunRequest))
     }
-    return json({ message: encodeHostedError(`no route ${request.method} ${pathname}`, "use GET /fingerprint or POST /run") }, 404)
+    if (pathname === "/execute" && request.method === "POST") {
+      return answer(async () => stub.executeScenario(await request.json() as HostedScenarioRequest))
+    }
+    return json({ message: encodeHostedError(`no route ${request.method} ${pathname}`, "use GET /fingerprint, POST /run or POST /execute") }, 404)
   }
 }

@@ -1,0 +1,11 @@
+/**
+ * The alarms suite bound to each known-bad implementation, as a module exporting `suites`: the shape
+ * the do-sqlite host bundles into its worker (`extraSuitesModule`) and the workerd test worker registers,
+ * so the conformance object can run `alarms/*` properties bound to `known-bad/<id>`.
+ */
+import type { SubjectSuite } from "../../harness/Suite.ts"
+import { alarmsSuite } from "../../properties/alarms/index.ts"
+import { knownBadAlarms } from "../known-bad/alarms/index.ts"
+
+/** One alarms suite per known-bad implementation (implementation name `known-bad/<id>`). */
+export const suites: ReadonlyArray<SubjectSuite> = knownBadAlarms.map((bad) => alarmsSuite(bad.implementation))
