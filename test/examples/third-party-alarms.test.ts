@@ -4,11 +4,12 @@
  * (so the binding really replaces the shipped scheduler), and bad modules or options are one-line
  * usage errors (exit 2).
  */
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeReplayToken } from "../../harness/ReplayToken.ts"
+import type { Certificate } from "../../reports/certificate.ts"
 import { readReport } from "../../reports/json.ts"
 import { runCli } from "../cli/support.ts"
 
@@ -79,4 +80,29 @@ describe("certify --implementation", () => {
     expect(oneLine(bad.stderr)).toBe(true)
     expect(bad.stderr).toContain("does not export an implementation")
   })
+
+  // A third full-budget certify (the adapter contract alone takes 1-2 minutes on sqlite): opt in with
+  // DC_FULL_CERTIFY=1 so the default suite runs one certification per example only.
+  it.runIf(process.env.DC_FULL_CERTIFY === "1")("writes an implementation certificate naming the bound implementation (a known-bad one: NOT conformant)", async () => {
+    const result = await runCli(["certify", "--implementation", join(fixtures, "known-bad-alarms.ts"), "--out", "cert", "--quiet"])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain("certificate: NOT conformant")
+    const folder = join(result.cwd, "cert")
+    expect(existsSync(join(folder, "certificate.html"))).toBe(true)
+    const certificate = JSON.parse(readFileSync(join(folder, "certificate.json"), "utf8")) as Certificate
+    expect(certificate.body).toMatchObject({
+      kind: "implementation",
+      implementation: { name: "known-bad/h2-any-repeat", version: "0.0.0-known-bad" },
+      subjects: ["adapter", "alarms"],
+      filtered: false,
+      conformant: false
+    })
+    expect(certificate.body.adapter.name).toBe("sqlite")
+    const failed = certificate.body.requirements.filter((requirement) => requirement.verdict === "fail")
+    expect(failed.length).toBeGreaterThan(0)
+    for (const requirement of failed) expect(requirement.subject).toBe("alarms")
+    const verified = await runCli(["verify-certificate", join(folder, "certificate.json")])
+    expect(verified.code).toBe(0)
+    expect(verified.stdout).toMatch(/^certificate valid: implementation known-bad\/h2-any-repeat 0\.0\.0-known-bad on sqlite .*: NOT conformant\n$/)
+  }, 300_000)
 })
