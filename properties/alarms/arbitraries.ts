@@ -175,7 +175,7 @@ const scriptFor = (own: RefSpec): fc.Arbitrary<HandlerScriptSpec> =>
     sometimes(fc.array(handlerWrite(own), { minLength: 1, maxLength: 2 }), 50),
     fc.constantFrom("succeed" as const, "fail" as const),
     sometimes(onFailure, 40),
-    sometimes(mutationFor(fc.oneof(fc.constant(own), validRef)), 12)
+    sometimes(mutationFor(fc.oneof(fc.constant(own), validRef)), 25)
   ).map(([writes, outcome, action, forkedWrite]) => ({
     ...(writes === undefined ? {} : { writes }),
     outcome,
@@ -459,7 +459,7 @@ const chunk = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
   fc.oneof(
     { weight: 14, arbitrary: single(shape) },
     { weight: 3, arbitrary: failingTimeline(shape) },
-    { weight: 2, arbitrary: rearmTimeline() },
+    { weight: 3, arbitrary: rearmTimeline() },
     { weight: 1, arbitrary: orderTimeline() },
     { weight: 1, arbitrary: cursorTimeline() },
     { weight: 1, arbitrary: batchTimeline() },

@@ -177,6 +177,20 @@ const resolveCommand = (command: Command, model: ModelState, atMs: number): Comm
   }
 }
 
+/** Alarms an external command writes (schedule, cancel, transaction mutations). */
+const touchedRefs = (command: Command): ReadonlyArray<{ readonly tag: string; readonly id: string }> => {
+  switch (command.op) {
+    case "schedule":
+      return [command.input]
+    case "cancel":
+      return [command.ref]
+    case "transaction":
+      return command.mutations.map((mutation) => (mutation.kind === "cancelAlarm" ? mutation.ref : mutation.input))
+    default:
+      return []
+  }
+}
+
 /** The next wake strictly after `atMs` the model knows (platform alarm or any row's wake), or null. */
 const nextWakeAfter = (model: ModelState, atMs: number): number | null => {
   let next: number | null = null
@@ -239,16 +253,19 @@ const FIELD_RULES: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
 ]
 
 /**
- * The rules of a status disagreement: the rules of the fields that differ, keeping those the model's
+ * The rules of a status disagreement: the rules of the first differing field that the model's
  * attribution (`context`) names, so the witness cites the rule that decided the wrong field.
  */
 const statusRules = (expected: Json, actual: Json, context: ReadonlyArray<string>): ReadonlyArray<string> => {
   const field = (value: Json, name: string): unknown =>
     name === "exists" ? value !== null : value !== null && typeof value === "object" ? (value as { readonly [key: string]: Json })[name] : undefined
+  // The first differing field in FIELD_RULES order is the cause; later fields usually follow from it.
   const differing = FIELD_RULES.filter(([name]) => canonical(field(expected, name)) !== canonical(field(actual, name)))
-  const candidates = differing.flatMap(([, rules]) => rules)
-  const named = context.filter((rule) => candidates.includes(rule))
-  return [...new Set([...(named.length > 0 ? named : candidates), ...context])]
+  for (const [, candidates] of differing) {
+    const named = context.filter((rule) => candidates.includes(rule))
+    if (named.length > 0) return [...new Set(named)]
+  }
+  return differing[0]?.[1] ?? context
 }
 
 /**
@@ -311,6 +328,8 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
     let scheduler: AlarmScheduler = yield* build
 
     const steps: Array<StepRecord> = []
+    /** Per alarm, the rules of the last external write that targeted it (to attribute wrong row content). */
+    const lastTouch = new Map<string, { readonly rules: ReadonlyArray<string>; readonly why: string; readonly stepIndex: number }>()
     const covered = new Set<string>()
     let divergence: Divergence | null = null
 
@@ -503,7 +522,18 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
         for (const prediction of predictions) {
           const match = /^(handled|failed)\[(\d+)\]$/.exec(prediction.observable)
           if (match === null) continue
-          checks.push({ observable: prediction.observable, expected: withoutReasons(prediction.expected), actual: actualValue[match[1]!]?.[Number(match[2])] ?? null, rules: prediction.rules, why: prediction.why })
+          const actualEntry = actualValue[match[1]!]?.[Number(match[2])] ?? null
+          // Same alarm, other content: the row was stored wrongly by the last write that touched it.
+          const expectedEntry = prediction.expected as { readonly tag?: unknown; readonly id?: unknown; readonly event?: { readonly tag?: unknown; readonly id?: unknown } | null }
+          const entryRef = match[1] === "failed" ? { tag: expectedEntry.tag, id: expectedEntry.id } : { tag: expectedEntry.tag, id: expectedEntry.id }
+          const touch = typeof entryRef.tag === "string" && typeof entryRef.id === "string" ? lastTouch.get(`${entryRef.tag}/${entryRef.id}`) : undefined
+          checks.push({
+            observable: prediction.observable,
+            expected: withoutReasons(prediction.expected),
+            actual: actualEntry,
+            rules: touch === undefined ? prediction.rules : [...touch.rules, ...prediction.rules],
+            why: touch === undefined ? prediction.why : `${prediction.why}; the row was last written at step ${touch.stepIndex}, where ${touch.why}`
+          })
         }
         for (const list of ["handled", "failed"] as const) {
           const prediction = predicted(list)!
@@ -582,6 +612,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
         modelState: { platformAlarmMs: model.platformAlarmMs, statuses: modelStatuses, reporterCalls: reporterPrediction.expected }
       })
 
+      for (const ref of touchedRefs(command)) lastTouch.set(refKey(ref), { rules: outcome.rules, why: outcome.why, stepIndex: index })
       const mismatch = firstMismatch(checks)
       if (mismatch !== undefined) {
         divergence = {
