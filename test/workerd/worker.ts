@@ -15,7 +15,20 @@ registerHostedSuites(knownBadSuites)
  */
 export class ConformanceObject extends makeConformanceObject((propertyId, implementation) =>
   findHostedProperty(propertyId, implementation) ?? findTestProperty(propertyId)
-) {}
+) {
+  /** Identifies this instance: a reset object answers with a new token. */
+  readonly #instanceToken = crypto.randomUUID()
+
+  /** RPC (tests only): this instance's token. */
+  instanceToken(): string {
+    return this.#instanceToken
+  }
+
+  /** RPC (tests only): resets the object as an eviction does (`ctx.abort`); the call itself rejects. */
+  evictForTest(reason: string): void {
+    this.ctx.abort(reason)
+  }
+}
 
 export default {
   fetch: (): Response => new Response("durable-conformance workerd test worker")
