@@ -66,7 +66,7 @@ const runInMs: fc.Arbitrary<number> = fc.oneof(
 
 const repeatEveryMs: fc.Arbitrary<number> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(60_000, 120_000, 3_600_000) },
-  { weight: 1, arbitrary: fc.constantFrom(1_000, 1_500.5, 30_000, 0, -1, 999) }
+  { weight: 2, arbitrary: fc.constantFrom(1_000, 1_500.5, 30_000, 0, -1, 999) }
 )
 
 const progress: fc.Arbitrary<number> = fc.oneof(
@@ -280,7 +280,7 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
     fc.boolean(),
     fc.array(shape.faults ? sometimes(dispatchFault, 35) : fc.constant(undefined), { minLength: 11, maxLength: 11 }),
     sometimes(fc.integer({ min: 1, max: 3 }), 60),
-    sometimes(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 4, max: 12 })), 35),
+    sometimes(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 4, max: 12 })), 50),
     fc.boolean()
   ).map(([own, rounds, action, rearm, faults, budget, raise, reportFails]) => {
     const script: HandlerScriptSpec = {

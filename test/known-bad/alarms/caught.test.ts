@@ -5,8 +5,9 @@
  * counterexample is short (a per-bug bound on its steps, measured and set a little above), and
  * re-executing the counterexample's scenario reproduces the same divergence (requirement and step).
  *
- * Each bug is checked with the property that catches it (named per bug below); the runs-to-detect
- * and counterexample lengths are printed per adapter.
+ * Each bug is checked with its properties in a stated order until one fails; the runs-to-detect and
+ * counterexample lengths are printed per adapter as a Markdown table. Measured on 2 cores (sqlite,
+ * pglite, postgres): about 5 s, 30 s and 45 s.
  */
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -39,7 +40,7 @@ const MODEL_FIRST: ReadonlyArray<PropertyId> = ["alarms/model", "alarms/faults",
 const FAULTS_FIRST: ReadonlyArray<PropertyId> = ["alarms/faults", "alarms/model", "alarms/migration"]
 
 const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
-  "h1-content-ack": { properties: MODEL_FIRST, maxSteps: 5, alsoRelated: ["ALM-043", "ALM-035"] },
+  "h1-content-ack": { properties: MODEL_FIRST, maxSteps: 10, alsoRelated: ["ALM-043", "ALM-035"] },
   "h2-fixed-retry": { properties: MODEL_FIRST, maxSteps: 5, alsoRelated: ["ALM-041", "ALM-044"] },
   "h2-free-self-rearm": { properties: MODEL_FIRST, maxSteps: 6, alsoRelated: ["ALM-014", "ALM-032", "ALM-043"] },
   "h2-any-repeat": { properties: MODEL_FIRST, maxSteps: 3, alsoRelated: ["ALM-049"] },
@@ -47,12 +48,12 @@ const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "h3-onfailure-skips-reschedule": { properties: MODEL_FIRST, maxSteps: 6, alsoRelated: ["ALM-025", "ALM-044"] },
   "h4-detached-after-pass": { properties: FAULTS_FIRST, maxSteps: 5, alsoRelated: ["ALM-048"] },
   "h5-parked-from-budget": { properties: FAULTS_FIRST, maxSteps: 10, alsoRelated: ["ALM-044", "ALM-041"] },
-  "h6-dispatch-by-run-at": { properties: MODEL_FIRST, maxSteps: 9, alsoRelated: ["ALM-045"] },
+  "h6-dispatch-by-run-at": { properties: MODEL_FIRST, maxSteps: 12, alsoRelated: ["ALM-045"] },
   "h6-platform-alarm-run-at": { properties: MODEL_FIRST, maxSteps: 5, alsoRelated: ["ALM-042"] },
-  "equal-cursor-reset": { properties: FAULTS_FIRST, maxSteps: 7, alsoRelated: ["ALM-044"] },
-  "park-rereported": { properties: MODEL_FIRST, maxSteps: 13, alsoRelated: ["ALM-041"] },
-  "report-before-commit": { properties: FAULTS_FIRST, maxSteps: 9, alsoRelated: ["ALM-041"] },
-  "cancel-no-reconcile": { properties: FAULTS_FIRST, maxSteps: 6, alsoRelated: ["ALM-042"] },
+  "equal-cursor-reset": { properties: FAULTS_FIRST, maxSteps: 8, alsoRelated: ["ALM-044"] },
+  "park-rereported": { properties: MODEL_FIRST, maxSteps: 10, alsoRelated: ["ALM-041"] },
+  "report-before-commit": { properties: FAULTS_FIRST, maxSteps: 10, alsoRelated: ["ALM-041"] },
+  "cancel-no-reconcile": { properties: FAULTS_FIRST, maxSteps: 4, alsoRelated: ["ALM-042"] },
   "wake-not-materialised": { properties: MODEL_FIRST, maxSteps: 5, alsoRelated: ["ALM-044", "ALM-045"] }
 }
 
