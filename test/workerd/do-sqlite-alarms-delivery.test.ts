@@ -139,6 +139,31 @@ describe("alarms delivery on a real Durable Object platform alarm", () => {
   })
 })
 
+describe("alarms delivery after a real Durable Object eviction", () => {
+  it("a reset object (ctx.abort) still delivers the alarms scheduled before it, rebuilding the scheduler from storage", async () => {
+    const name = "alarms-delivery-eviction"
+    const stub = stubFor(name)
+    await runInDurableObject(stub, (_instance, state) => Effect.runPromise(wipeStorage(state.storage as unknown as DurableObjectStorage)))
+    await withScheduler(stub, T0, (alarms) =>
+      Effect.gen(function*() {
+        yield* alarms.scheduleAlarm({ tag: "email", id: "before-eviction", payload: null, runAt: DateTime.makeUnsafe(T0 + 1_000) })
+        yield* alarms.scheduleAlarm({ tag: "email", id: "later", payload: null, runAt: DateTime.makeUnsafe(T0 + 50_000) })
+      }))
+    const evicted = await (stub as unknown as { evictForTest(reason: string): Promise<void> }).evictForTest("eviction before delivery")
+      .then(() => "resolved", (error: unknown) => String(error))
+    expect(evicted).toMatch(/eviction before delivery/)
+    // A stub that saw its object break stays broken; the platform delivers to the new instance.
+    const fresh = stubFor(name)
+    expect(await rawAlarm(fresh)).toBe(T0 + 1_000 + NATIVE_ALARM_HORIZON_MS)
+    const handled: Array<string> = []
+    configureAlarmsDelivery({ handlers: { email: (event) => Effect.sync(() => handled.push(event.id)) }, virtualNowMs: () => T0 + 1_000 })
+    expect(await runDurableObjectAlarm(fresh)).toBe(true)
+    expect(handled).toEqual(["before-eviction"])
+    expect(await rawAlarm(fresh)).toBe(T0 + 50_000 + NATIVE_ALARM_HORIZON_MS)
+    await runInDurableObject(fresh, (_instance, state) => Effect.runPromise(wipeStorage(state.storage as unknown as DurableObjectStorage)))
+  })
+})
+
 describe("known-bad alarms implementations in the conformance object", () => {
   it("runs alarms/model bound to a known-bad implementation and catches it", async () => {
     const rpc = stubFor("known-bad-runner") as unknown as { runProperty(request: HostedRunRequest): Promise<PropertyRun> }
