@@ -67,16 +67,16 @@ export const DEFAULT_WORKER_ENTRY_PATH = fileURLToPath(new URL("./workerEntry.ts
 const HOSTED_SUITES_PATH = fileURLToPath(new URL("./hostedSuites.ts", import.meta.url))
 
 /**
- * A generated entry module: re-exports `entryPath` and registers the `suites` export of
- * `extraSuitesModule` in the conformance object (see `hostedSuites.ts`).
+ * A generated entry module: re-exports `entryPath` and registers the suites of `extraSuitesModule`
+ * in the conformance object (`suitesOfModule` in `hostedSuites.ts`).
  */
 const entryWithExtraSuites = (entryPath: string, extraSuitesModule: string): string =>
   [
     `export * from ${JSON.stringify(entryPath)}`,
     `export { default } from ${JSON.stringify(entryPath)}`,
-    `import { registerHostedSuites } from ${JSON.stringify(HOSTED_SUITES_PATH)}`,
-    `import { suites as extraSuites } from ${JSON.stringify(extraSuitesModule)}`,
-    "registerHostedSuites(extraSuites)"
+    `import { registerHostedSuites, suitesOfModule } from ${JSON.stringify(HOSTED_SUITES_PATH)}`,
+    `import * as extraModule from ${JSON.stringify(extraSuitesModule)}`,
+    `registerHostedSuites(suitesOfModule(extraModule, ${JSON.stringify(extraSuitesModule)}))`
   ].join("\n")
 
 /**
@@ -148,7 +148,8 @@ export interface DoSqliteHostOptions {
   readonly workerEntryPath?: string
   /**
    * Absolute path of a module exporting `suites: SubjectSuite[]` bound to other implementations
-   * (third-party or known-bad); bundled into the worker so runs may name those implementations.
+   * (third-party or known-bad), or default-exporting an alarms implementation or binding (what
+   * `--implementation` takes); bundled into the worker so runs may name those implementations.
    */
   readonly extraSuitesModule?: string
 }

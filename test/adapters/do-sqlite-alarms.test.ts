@@ -2,8 +2,10 @@
  * The alarms suite on do-sqlite through the Node host, as `run --adapter do-sqlite` runs it: every
  * alarms property passes at the gate's budget inside the Durable Object, a scenario executed remotely
  * (replay, `host.executeScenario`) gives the same trace as on local SQLite, and a run bound to an
- * implementation the worker does not hold is refused with a hint. Prints per-scenario cost.
+ * implementation the worker does not hold is refused with a hint, while one bundled from an
+ * `--implementation`-shaped module (`extraSuitesModule`) runs. Prints per-scenario cost.
  */
+import { fileURLToPath } from "node:url"
 import { Effect, Exit, Scope } from "effect"
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -15,6 +17,7 @@ import { propertySeed } from "../../harness/Conformance.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario, runProperty } from "../../harness/Runner.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
+import { SHIPPED_AS_THIRD_PARTY_NAME } from "../workerd/shippedAsThirdParty.ts"
 import { describeRun } from "./runContract.ts"
 
 let scope: Scope.Closeable
@@ -64,5 +67,20 @@ describe("alarms on do-sqlite through the host", () => {
     const error = await Effect.runPromise(Effect.flip(adapter.host!.runProperty({ propertyId: "alarms/model", implementation: "known-bad/not-bundled", seed: 1, runs: 1 })))
     expect(error.message).toMatch(/no property alarms\/model bound to implementation known-bad\/not-bundled/)
     expect(error.hint).toMatch(/extraSuitesModule/)
+  })
+})
+
+describe("an --implementation module bundled into the do-sqlite worker", () => {
+  it("runs the alarms properties bound to the module's implementation inside the object", async () => {
+    const moduleScope = await Effect.runPromise(Scope.make())
+    try {
+      const extraSuitesModule = fileURLToPath(new URL("../workerd/shippedAsThirdParty.ts", import.meta.url))
+      const bound = await Effect.runPromise(Scope.provide(moduleScope)(makeDoSqliteAdapterDefinition({ extraSuitesModule }).make))
+      const run = await Effect.runPromise(bound.host!.runProperty({ propertyId: "alarms/model", implementation: SHIPPED_AS_THIRD_PARTY_NAME, seed: 3, runs: 10 }))
+      expect(run.verdict, describeRun(run)).toBe("pass")
+      expect(run.runsExecuted).toBe(10)
+    } finally {
+      await Effect.runPromise(Scope.close(moduleScope, Exit.void))
+    }
   })
 })
