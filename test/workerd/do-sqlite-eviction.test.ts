@@ -13,6 +13,7 @@ const namespace = (env as unknown as { readonly CONFORMANCE: DurableObjectNamesp
 interface EvictableRpc {
   instanceToken(): Promise<string>
   evictForTest(reason: string): Promise<void>
+  commitThenEvictForTest(statements: ReadonlyArray<string>, reason: string): Promise<void>
 }
 
 describe("Durable Object eviction (ctx.abort) on do-sqlite", () => {
@@ -40,6 +41,27 @@ describe("Durable Object eviction (ctx.abort) on do-sqlite", () => {
     await runInDurableObject(freshStub, async (_instance, state) => {
       state.storage.sql.exec("DROP TABLE survivors")
       await state.storage.deleteAlarm()
+    })
+  })
+
+  it("loses a transaction committed in the same turn as the eviction (workerd had not flushed it yet)", async () => {
+    const name = "eviction-same-turn"
+    const stub = namespace.get(namespace.idFromName(name))
+    await runInDurableObject(stub, (_instance, state) => {
+      state.storage.sql.exec("CREATE TABLE IF NOT EXISTS survivors (n INTEGER NOT NULL)")
+      state.storage.sql.exec("DELETE FROM survivors")
+      state.storage.sql.exec("INSERT INTO survivors (n) VALUES (1)")
+    })
+    const outcome = await (stub as unknown as EvictableRpc)
+      .commitThenEvictForTest(["INSERT INTO survivors (n) VALUES (2)"], "evicted right after commit")
+      .then(() => "resolved", (error: unknown) => String(error))
+    expect(outcome).toMatch(/evicted right after commit/)
+    const fresh = namespace.get(namespace.idFromName(name))
+    const rows = await runInDurableObject(fresh, (_instance, state) => state.storage.sql.exec("SELECT n FROM survivors ORDER BY n").toArray())
+    console.info(`rows after an eviction in the committing turn: ${JSON.stringify(rows)}`)
+    expect(rows).toEqual([{ n: 1 }])
+    await runInDurableObject(fresh, (_instance, state) => {
+      state.storage.sql.exec("DROP TABLE survivors")
     })
   })
 })

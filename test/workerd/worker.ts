@@ -28,6 +28,17 @@ export class ConformanceObject extends makeConformanceObject((propertyId, implem
   evictForTest(reason: string): void {
     this.ctx.abort(reason)
   }
+
+  /**
+   * RPC (tests only): runs `statements` in one `transactionSync` (committed as far as the caller can
+   * tell), then resets the object in the same turn, before workerd flushes the object's implicit transaction.
+   */
+  commitThenEvictForTest(statements: ReadonlyArray<string>, reason: string): void {
+    this.ctx.storage.transactionSync(() => {
+      for (const statement of statements) this.ctx.storage.sql.exec(statement)
+    })
+    this.ctx.abort(reason)
+  }
 }
 
 export default {
