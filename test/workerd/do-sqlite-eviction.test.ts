@@ -3,7 +3,9 @@
  * the object as an eviction does): the call that aborts rejects, the next call gets a new instance with
  * none of the old in-memory state, and committed SQLite rows and the platform alarm survive. This is
  * why the alarms properties model eviction as "drop the scheduler instance, rebuild it from storage":
- * aborting mid-run would also kill the property run, which executes inside the same object.
+ * aborting mid-run would also kill the property run, which executes inside the same object. Also: a
+ * transaction committed in the same turn as the eviction is lost (workerd had not flushed the object's
+ * implicit transaction), so on do-sqlite "crash right after commit" can mean "the commit never happened".
  */
 import { env, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it } from "vitest"
