@@ -9,6 +9,8 @@ import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
+import { type AdapterDefinition, AdapterError } from "../adapters/contract.ts"
+import { resolveAdapters } from "../adapters/registry.ts"
 import type { SubjectSuite } from "../harness/Suite.ts"
 import { alarmsSuite } from "../properties/alarms/index.ts"
 import type { AlarmsImplementation } from "../subjects/alarms/api.ts"
@@ -25,6 +27,8 @@ export interface ImplementationBinding {
   readonly version: string
   /** The subject's suite bound to the implementation. */
   readonly suite: SubjectSuite
+  /** Absolute path of the module (bundled into hosted runtimes such as do-sqlite's worker). */
+  readonly modulePath: string
 }
 
 const EXPORT_HINT = "export default an AlarmsImplementation { name, make } or { subject: \"alarms\", implementation, version } (see examples/README.md)"
@@ -34,7 +38,7 @@ const isAlarmsImplementation = (value: unknown): value is AlarmsImplementation =
   typeof (value as AlarmsImplementation).name === "string" && (value as AlarmsImplementation).name.length > 0 &&
   typeof (value as AlarmsImplementation).make === "function"
 
-const bindingOf = (value: unknown, specifier: string): ImplementationBinding | UsageError | undefined => {
+const bindingOf = (value: unknown, specifier: string, modulePath: string): ImplementationBinding | UsageError | undefined => {
   if (typeof value !== "object" || value === null) return undefined
   const candidate = value as { subject?: unknown; implementation?: unknown; version?: unknown }
   if (candidate.subject !== undefined) {
@@ -48,11 +52,11 @@ const bindingOf = (value: unknown, specifier: string): ImplementationBinding | U
       return new UsageError({ message: `implementation module ${specifier}: \`implementation\` is not an AlarmsImplementation (needs a name and a make function)`, hint: EXPORT_HINT })
     }
     const version = typeof candidate.version === "string" && candidate.version.length > 0 ? candidate.version : "unversioned"
-    return { subject: "alarms", implementation: candidate.implementation, version, suite: alarmsSuite(candidate.implementation) }
+    return { subject: "alarms", implementation: candidate.implementation, version, suite: alarmsSuite(candidate.implementation), modulePath }
   }
   if (isAlarmsImplementation(value)) {
     const version = typeof candidate.version === "string" && candidate.version.length > 0 ? candidate.version : "unversioned"
-    return { subject: "alarms", implementation: value, version, suite: alarmsSuite(value) }
+    return { subject: "alarms", implementation: value, version, suite: alarmsSuite(value), modulePath }
   }
   return undefined
 }
@@ -69,7 +73,7 @@ export const loadImplementationModule = (specifier: string, cwd: string): Effect
       catch: (cause) => new UsageError({ message: `implementation module ${specifier} failed to load: ${cause instanceof Error ? cause.message : String(cause)}`, hint: "fix the error in the module; run it with tsx to see the stack" })
     })
     for (const candidate of [module.default, module.implementation]) {
-      const binding = bindingOf(candidate, specifier)
+      const binding = bindingOf(candidate, specifier, path)
       if (binding instanceof UsageError) return yield* binding
       if (binding !== undefined) return binding
     }
@@ -79,3 +83,22 @@ export const loadImplementationModule = (specifier: string, cwd: string): Effect
 /** `suites` with the bound subject's suite replaced by the binding's. */
 export const bindSuites = (suites: ReadonlyArray<SubjectSuite>, binding: ImplementationBinding): ReadonlyArray<SubjectSuite> =>
   suites.map((suite) => (suite.subject === binding.subject ? binding.suite : suite))
+
+/**
+ * Resolves `--adapter` values for a run with a bound implementation. Adapters whose databases live in
+ * another runtime run registered properties there, so the implementation module must be bundled into
+ * that runtime: `do-sqlite` is built with the module as its extra suites.
+ */
+export const resolveAdaptersFor = (
+  specifiers: ReadonlyArray<string>,
+  binding: ImplementationBinding | undefined
+): Effect.Effect<ReadonlyArray<AdapterDefinition>, AdapterError> =>
+  binding === undefined
+    ? resolveAdapters(specifiers)
+    : Effect.forEach(specifiers, (specifier) =>
+      specifier === "do-sqlite"
+        ? Effect.tryPromise({
+          try: () => import("../adapters/do-sqlite/host.ts").then((module) => module.makeDoSqliteAdapterDefinition({ extraSuitesModule: binding.modulePath })),
+          catch: (cause) => new AdapterError({ adapter: specifier, message: `cannot load the do-sqlite adapter: ${String(cause)}`, hint: "run npm ci to install miniflare", cause })
+        })
+        : Effect.map(resolveAdapters([specifier]), (definitions) => definitions[0]!))

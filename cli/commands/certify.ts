@@ -15,7 +15,6 @@
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Data, Effect } from "effect"
-import { resolveAdapters } from "../../adapters/registry.ts"
 import { CERTIFY_SEEDS } from "../../harness/Budget.ts"
 import { runConformance } from "../../harness/Conformance.ts"
 import type { AdapterResult, ConformanceReport } from "../../harness/RunResult.ts"
@@ -27,7 +26,7 @@ import { CERTIFICATION_BUDGET, makeCertificate, renderCertificateHtml, renderCer
 import { allRequirements } from "../../spec/index.ts"
 import type { CliIo } from "../io.ts"
 import { parseCertifyOptions, UsageError } from "../options.ts"
-import { bindSuites, loadImplementationModule } from "../implementation.ts"
+import { bindSuites, loadImplementationModule, resolveAdaptersFor } from "../implementation.ts"
 import { progressPrinter } from "../progress.ts"
 import { exitCodeOf, renderSummary } from "../summary.ts"
 import { currentSuiteHash, writeReports } from "../writeReports.ts"
@@ -64,7 +63,7 @@ export const certifyCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
     const certified = binding === undefined
       ? suites
       : bindSuites(suites.filter((suite) => suite.subject === "adapter" || suite.subject === binding.subject), binding)
-    const [definition] = yield* resolveAdapters([options.adapter])
+    const [definition] = yield* resolveAdaptersFor([options.adapter], binding)
     const seeds = CERTIFY_SEEDS.slice(0, CERTIFICATION_BUDGET.seedCount)
     const onEvent = progressPrinter(io, { quiet: options.quiet })
     const reports: Array<ConformanceReport> = []

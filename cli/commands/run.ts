@@ -6,10 +6,9 @@
  * subject (alarms) in place of the shipped one.
  */
 import { Effect } from "effect"
-import { resolveAdapters } from "../../adapters/registry.ts"
 import { runConformance } from "../../harness/Conformance.ts"
 import { findSuite, subjectNames, suites } from "../../properties/registry.ts"
-import { bindSuites, loadImplementationModule } from "../implementation.ts"
+import { bindSuites, loadImplementationModule, resolveAdaptersFor } from "../implementation.ts"
 import type { CliIo } from "../io.ts"
 import { parseRunOptions, UsageError } from "../options.ts"
 import { progressPrinter } from "../progress.ts"
@@ -34,7 +33,7 @@ export const runCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
         hint: `add ${binding.subject} to --subject, or drop --subject`
       })
     }
-    const adapters = yield* resolveAdapters(options.adapters)
+    const adapters = yield* resolveAdaptersFor(options.adapters, binding)
     const report = yield* runConformance({
       kind: "run",
       adapters,

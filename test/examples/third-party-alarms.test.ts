@@ -43,6 +43,16 @@ describe("run --implementation", () => {
     }
   }, 60_000)
 
+  it("bundles the bound implementation into the do-sqlite worker, so it runs inside the Durable Object", async () => {
+    const result = await runCli(["run", "--implementation", join(fixtures, "known-bad-alarms.ts"), "--adapter", "do-sqlite", "--subject", "alarms", "--runs", "100", "--out", "out", "--quiet"])
+    expect(result.code).toBe(1)
+    const report = readReport(readFileSync(join(result.cwd, "out", "report.json"), "utf8"))
+    expect(report.adapters[0]!.fingerprint.name).toBe("do-sqlite")
+    const failed = report.adapters[0]!.requirements.filter((requirement) => requirement.verdict === "fail").map((requirement) => requirement.requirementId)
+    expect(failed).toContain("ALM-049")
+    expect(report.summary.error).toBe(0)
+  }, 120_000)
+
   it("refuses a module that exports no implementation, in one line, exit 2", async () => {
     const result = await runCli(["run", "--implementation", join(fixtures, "not-an-implementation.ts"), "--adapter", "sqlite", "--subject", "alarms", "--runs", "1"])
     expect(result.code).toBe(2)
