@@ -491,9 +491,11 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
   fc.tuple(
     sometimes(configuration, 55),
     shape.legacy ? legacyRows : fc.constant(undefined),
+    shape.legacy ? sometimes(fc.constantFrom("alarms.migration.beforeBackfill", "alarms.migration.beforeMarker"), 40) : fc.constant(undefined),
     fc.array(chunk(shape), { minLength: 1, maxLength: shape.maxChunks })
-  ).map(([initial, legacy, chunks]) => ({
+  ).map(([initial, legacy, migrationCrashAt, chunks]) => ({
     ...(initial === undefined ? {} : { configuration: initial }),
     ...(legacy === undefined ? {} : { legacyRows: legacy }),
+    ...(migrationCrashAt === undefined ? {} : { migrationCrashAt }),
     commands: chunks.flat()
   }))

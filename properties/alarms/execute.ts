@@ -325,6 +325,18 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
         })
       )
     )
+    let migrationFault: string | undefined
+    if (scenario.migrationCrashAt !== undefined && legacy.length > 0) {
+      // The process dies in the middle of the first migration; the restarted scheduler migrates again.
+      injector.armHook(scenario.migrationCrashAt)
+      const crashed = yield* Effect.exit(
+        provide(implementation.make({ sql: database.sql, dialect, platformAlarm: injector.platformAlarm }))
+      )
+      injector.armHook(null)
+      migrationFault = Exit.isFailure(crashed)
+        ? `crash during the first migration at ${scenario.migrationCrashAt}; the scheduler was rebuilt`
+        : `no crash: the migration never reached ${scenario.migrationCrashAt}`
+    }
     let scheduler: AlarmScheduler = yield* build
 
     const steps: Array<StepRecord> = []
@@ -375,6 +387,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
         virtualTimeMs: epochMs,
         implementation: { _tag: "Success", value: null },
         model: { _tag: "Success", value: null },
+        ...(migrationFault === undefined ? {} : { fault: migrationFault }),
         implementationState: { platformAlarmMs: observed.platformAlarmMs, statuses: observed.statuses, reporterCalls: [] },
         modelState: { platformAlarmMs: model.platformAlarmMs, statuses: expected, reporterCalls: [] }
       })

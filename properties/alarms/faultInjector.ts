@@ -36,6 +36,8 @@ export interface FaultInjector {
   readonly platformAlarm: PlatformAlarm
   /** Starts a step: resets the transaction count and arms `fault` (or nothing). */
   readonly arm: (fault: TransactionFault | undefined) => void
+  /** Arms a crash at the first hit of the named hook point (e.g. a migration step); `null` disarms. */
+  readonly armHook: (hook: string | null) => void
   /** The crash performed in this step, if any. */
   readonly crashed: () => InjectedFault | null
   /** Storage transactions started in this step. */
@@ -47,6 +49,7 @@ export const makeFaultInjector = (platformAlarm: PlatformAlarm): FaultInjector =
   let fault: TransactionFault | undefined
   let ordinal = 0
   let crash: InjectedFault | null = null
+  let hookCrash: string | null = null
 
   const die = (phase: InjectedFault["phase"], hook: string) => {
     crash = { transaction: ordinal, phase }
@@ -56,6 +59,10 @@ export const makeFaultInjector = (platformAlarm: PlatformAlarm): FaultInjector =
   const hooks: HookPointsService = {
     at: (name) =>
       Effect.suspend(() => {
+        if (hookCrash !== null && name === hookCrash) {
+          hookCrash = null
+          return Effect.die(new InjectedCrash({ hook: name, occurrence: 1 }))
+        }
         if (name === TRANSACTION_BEGIN_HOOK) {
           ordinal++
           if (fault?.phase === "inside" && fault.transaction === ordinal) return die("inside", name)
@@ -84,6 +91,9 @@ export const makeFaultInjector = (platformAlarm: PlatformAlarm): FaultInjector =
       fault = next
       ordinal = 0
       crash = null
+    },
+    armHook: (hook) => {
+      hookCrash = hook
     },
     crashed: () => crash,
     transactionsStarted: () => ordinal

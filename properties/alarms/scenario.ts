@@ -117,6 +117,8 @@ export interface AlarmsScenario {
   readonly configuration?: ScheduleConfigurationInput
   /** Rows written by the older schema before the first scheduler is built (migration property). */
   readonly legacyRows?: ReadonlyArray<LegacyRowSpec>
+  /** The process crashes at this hook point of the first migration; a new scheduler then migrates again. */
+  readonly migrationCrashAt?: string
   readonly commands: ReadonlyArray<Command>
 }
 
