@@ -537,8 +537,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
           if (match === null) continue
           const actualEntry = actualValue[match[1]!]?.[Number(match[2])] ?? null
           // Same alarm, other content: the row was stored wrongly by the last write that touched it.
-          const expectedEntry = prediction.expected as { readonly tag?: unknown; readonly id?: unknown; readonly event?: { readonly tag?: unknown; readonly id?: unknown } | null }
-          const entryRef = match[1] === "failed" ? { tag: expectedEntry.tag, id: expectedEntry.id } : { tag: expectedEntry.tag, id: expectedEntry.id }
+          const entryRef = prediction.expected as { readonly tag?: unknown; readonly id?: unknown }
           const touch = typeof entryRef.tag === "string" && typeof entryRef.id === "string" ? lastTouch.get(`${entryRef.tag}/${entryRef.id}`) : undefined
           checks.push({
             observable: prediction.observable,
