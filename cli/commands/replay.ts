@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
+import { AdapterError } from "../../adapters/contract.ts"
 import { resolveAdapters } from "../../adapters/registry.ts"
 import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
 import { decodeReplayToken, type ReplayTokenPayload } from "../../harness/ReplayToken.ts"
@@ -94,7 +95,14 @@ export const replayCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
     const payload = yield* decodeReplayToken(token)
     const available = options.bind === undefined ? suites : [...suites, ...(yield* loadBoundSuites(options.bind, io.cwd))]
     const property = yield* Effect.try({ try: () => resolveTokenProperty(payload, available), catch: (error) => error as ReplayTokenError })
-    const [definition] = yield* resolveAdapters([options.adapter ?? payload.adapter])
+    const adapterName = options.adapter ?? payload.adapter
+    // do-sqlite runs scenarios inside workerd, so a bound implementation must be bundled into its worker.
+    const [definition] = adapterName === "do-sqlite" && options.bind !== undefined
+      ? [yield* Effect.tryPromise({
+        try: () => import("../../adapters/do-sqlite/host.ts").then((module) => module.makeDoSqliteAdapterDefinition({ extraSuitesModule: resolve(io.cwd, options.bind!) })),
+        catch: (cause) => new AdapterError({ adapter: adapterName, message: `cannot load the do-sqlite adapter: ${String(cause)}`, hint: "run npm ci to install miniflare", cause })
+      })]
+      : yield* resolveAdapters([adapterName])
     const trace = yield* Effect.scoped(
       Effect.gen(function*() {
         const adapter = yield* definition!.make
