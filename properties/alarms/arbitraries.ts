@@ -270,7 +270,7 @@ const single = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
  * A timeline: one alarm whose handler keeps failing (optionally self-rearming) dispatched `rounds`
  * times, each after the clock jumped to the next wake: reaches backoff, parking and hourly retries.
  * Optionally the budget is raised midway (parking must stay sticky), and in fault scenarios some
- * rounds break a storage transaction (often the one that parks).
+ * rounds break a storage transaction, often the first transaction of the round that parks.
  */
 const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
   fc.tuple(
@@ -281,8 +281,9 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
     fc.array(shape.faults ? sometimes(dispatchFault, 35) : fc.constant(undefined), { minLength: 11, maxLength: 11 }),
     sometimes(fc.integer({ min: 1, max: 3 }), 60),
     sometimes(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 4, max: 12 })), 50),
-    fc.boolean()
-  ).map(([own, rounds, action, rearm, faults, budget, raise, reportFails]) => {
+    fc.boolean(),
+    shape.faults ? sometimes(fc.constantFrom("afterCommit" as const, "setAlarmFails" as const), 50) : fc.constant(undefined)
+  ).map(([own, rounds, action, rearm, faults, budget, raise, reportFails, parkingFault]) => {
     const script: HandlerScriptSpec = {
       outcome: "fail",
       ...(action === undefined ? {} : { onFailure: action }),
@@ -293,7 +294,10 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
     commands.push({ op: "schedule", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0 } })
     for (let round = 0; round < rounds; round++) {
       if (raise !== undefined && raise[0] === round) commands.push({ op: "configure", configuration: { unchangedAttemptBudget: raise[1] } })
-      const injected = faults[round]
+      // The round that parks (the budget-th failure since enrollment) breaks its first transaction.
+      const injected = parkingFault !== undefined && budget !== undefined && round === budget - 1
+        ? { transaction: 1, phase: parkingFault }
+        : faults[round]
       commands.push({ op: "advanceToNextWake" })
       commands.push({
         op: "dispatch",

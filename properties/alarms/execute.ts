@@ -254,9 +254,15 @@ const FIELD_RULES: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
 
 /**
  * The rules of a status disagreement: the rules of the first differing field that the model's
- * attribution (`context`) names, so the witness cites the rule that decided the wrong field.
+ * attribution (`context`) names, so the witness cites the rule that decided the wrong field; when
+ * none is named, `fallback` (else the first differing field's rules).
  */
-const statusRules = (expected: Json, actual: Json, context: ReadonlyArray<string>): ReadonlyArray<string> => {
+const statusRules = (
+  expected: Json,
+  actual: Json,
+  context: ReadonlyArray<string>,
+  fallback?: ReadonlyArray<string>
+): ReadonlyArray<string> => {
   const field = (value: Json, name: string): unknown =>
     name === "exists" ? value !== null : value !== null && typeof value === "object" ? (value as { readonly [key: string]: Json })[name] : undefined
   // The first differing field in FIELD_RULES order is the cause; later fields usually follow from it.
@@ -265,7 +271,7 @@ const statusRules = (expected: Json, actual: Json, context: ReadonlyArray<string
     const named = context.filter((rule) => candidates.includes(rule))
     if (named.length > 0) return [...new Set(named)]
   }
-  return differing[0]?.[1] ?? context
+  return fallback ?? differing[0]?.[1] ?? context
 }
 
 /**
@@ -574,16 +580,21 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
       // A successful dispatch was compared entry by entry above (its parked list below, after the statuses).
       if (!(command.op === "dispatch" && tagOf(expectedResult) === "Success" && tagOf(actualResult) === "Success")) checks.push(resultCheck)
       const provenance = new Map(predictStatuses(model).map((entry) => [entry.storageId, entry]))
+      const targeted = new Set(touchedRefs(command).map(refKey))
       for (const ref of VALID_REFS) {
         const entry = entryRules(predictions, ref)
         const known = provenance.get(storageIdOf(ref))
         const context = [...(entry?.rules ?? []), ...(known?.rules.filter((rule) => rule !== "R28") ?? []), "R28"]
+        // An alarm this command wrote directly: the command's own attribution decides (e.g. a replay drop, R11).
+        const direct = outcome.rules.length > 0 && targeted.has(refKey(ref))
         checks.push({
           observable: `getAlarmStatus(${refKey(ref)})`,
           expected: modelStatuses[refKey(ref)]!,
           actual: observed.statuses[refKey(ref)]!,
-          rules: statusRules(modelStatuses[refKey(ref)]!, observed.statuses[refKey(ref)]!, context),
-          why: entry?.why ?? known?.why ?? "no such alarm was ever stored"
+          rules: direct
+            ? statusRules(modelStatuses[refKey(ref)]!, observed.statuses[refKey(ref)]!, outcome.rules, outcome.rules)
+            : statusRules(modelStatuses[refKey(ref)]!, observed.statuses[refKey(ref)]!, context),
+          why: direct ? outcome.why : entry?.why ?? known?.why ?? "no such alarm was ever stored"
         })
       }
       // Park reports are content-free, so they come after the per-alarm statuses that name the row.
