@@ -11,6 +11,7 @@
 import { Cause, DateTime, Deferred, Effect, Exit, Fiber, type Scope } from "effect"
 import type { Dialect } from "../../adapters/contract.ts"
 import { HookPoints } from "../../harness/HookPoints.ts"
+import { timedImplementationCall } from "../../harness/Profiler.ts"
 import type { Divergence, ExecutionEnvironment, ExecutionTrace, Json, StepRecord } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import { HarnessError } from "../../harness/errors.ts"
@@ -444,7 +445,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
           break
         }
         case "restart": {
-          scheduler = yield* build
+          scheduler = yield* timedImplementationCall(build)
           actualResult = { _tag: "Success", value: null }
           break
         }
@@ -464,7 +465,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
                 dispatchJson
               )
             })
-          const exit = yield* Effect.exit(provide(call))
+          const exit = yield* Effect.exit(timedImplementationCall(provide(call)))
           actualResult = Exit.isSuccess(exit)
             ? { _tag: "Success", value: exit.value }
             : { _tag: "Failure", error: errorTag(Cause.squash(exit.cause)) }

@@ -100,8 +100,9 @@ export const defineAlarms = <const D extends AlarmDefinitions>(definitions: D) =
     /** A typed view of `alarms`. */
     make: (alarms: AlarmScheduler): DefinedAlarmScheduler<D> => ({
       ...bind(alarms),
-      getAlarmStatus: (input) =>
-        definitionFor(input.tag) === undefined ? Effect.fail(unknownTag(input.tag)) : alarms.getAlarmStatus(input),
+      // Reads pass straight through, as upstream does: a status read of an undeclared tag is
+      // simply absent (only writes are checked against the definitions, R29).
+      getAlarmStatus: (input) => alarms.getAlarmStatus(input),
       transaction: (closure) => alarms.transaction((tx) => closure(bind(tx))),
       processDueAlarms: alarms.processDueAlarms
     }),

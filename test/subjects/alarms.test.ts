@@ -563,4 +563,17 @@ describe("alarms: typed definitions (R29)", () => {
     expect(result.sent).toEqual(["a@b"])
     expect(result.failed.sort()).toEqual([["bad", true], ["stray", true]])
   })
+
+  it("reads the status of an undeclared tag like upstream: no tag check on reads", async () => {
+    const Alarms = defineAlarms({ email: { payload: Schema.Struct({ to: Schema.String }) } })
+    const result = await runAlarms(shippedAlarms, (f) =>
+      Effect.gen(function*() {
+        yield* f.alarms.scheduleAlarm({ tag: "sms", id: "stray", payload: {}, runAt: at(0) })
+        const typed = Alarms.make(f.alarms)
+        const stray = yield* typed.getAlarmStatus({ tag: "sms" as never, id: "stray" })
+        const absent = yield* typed.getAlarmStatus({ tag: "sms" as never, id: "none" })
+        return { stray: stray?.attempts, absent }
+      }))
+    expect(result).toEqual({ stray: 0, absent: undefined })
+  })
 })
