@@ -9,7 +9,7 @@
  */
 import type { Effect, Scope } from "effect"
 import type * as fc from "fast-check"
-import type { AdapterCapabilities, CapabilityName, IsolatedDatabase } from "../adapters/contract.ts"
+import type { AdapterCapabilities, CapabilityName, Dialect, IsolatedDatabase } from "../adapters/contract.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
 import type { HarnessError } from "./errors.ts"
 
@@ -64,6 +64,8 @@ export interface ExecutionEnvironment {
   readonly database: IsolatedDatabase
   readonly capabilities: AdapterCapabilities
   readonly adapterName: string
+  /** The adapter's SQL dialect, so a subject picks its dialect file without guessing. */
+  readonly dialect: Dialect
 }
 
 /** A model-based property of one subject. `S` is the scenario type: plain JSON data. */

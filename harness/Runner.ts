@@ -76,7 +76,7 @@ export const executeScenario = (
       const database = yield* adapter.open({ connections: property.connections ?? 1 })
       return yield* withRunEnvironment(
         scenarioRandomSeed(scenario),
-        property.execute(scenario, { database, capabilities: adapter.capabilities, adapterName: adapter.name })
+        property.execute(scenario, { database, capabilities: adapter.capabilities, adapterName: adapter.name, dialect: adapter.dialect })
       )
     })
   ).pipe(

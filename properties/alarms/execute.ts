@@ -66,13 +66,8 @@ const harnessError = (what: string) => (cause: unknown) =>
     cause
   })
 
-/** The SQL dialect of the environment's database (from the client's compiler, else the adapter name). */
-export const dialectOf = (environment: ExecutionEnvironment): Dialect =>
-  environment.database.sql.onDialectOrElse({
-    sqlite: () => "sqlite" as const,
-    pg: () => "postgres" as const,
-    orElse: () => (/sqlite/i.test(environment.adapterName) ? "sqlite" as const : "postgres" as const)
-  })
+/** The SQL dialect of the environment's database, as the adapter declares it. */
+export const dialectOf = (environment: ExecutionEnvironment): Dialect => environment.dialect
 
 /** Key of a ref in state JSON. */
 const refKey = (ref: { readonly tag: string; readonly id: string }): string => `${ref.tag}/${ref.id}`

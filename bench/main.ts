@@ -1,0 +1,112 @@
+/**
+ * `npm run bench`: every number is measured in this one run, so ratios compare like with like.
+ *
+ * 1. Per adapter: raw driver statements/s vs the adapter's effect/sql client on the same workload
+ *    (upsert + select by key), and the cost of a fresh isolated database.
+ * 2. Per adapter, the alarms subject: model-checked commands/s (implementation + model + comparison
+ *    of every observable) vs the same commands through the implementation alone, and simulated time
+ *    per wall second.
+ * 3. Per known-bad alarms implementation and adapter: runs and wall time to detect it.
+ *
+ * Options: `--quick` (smaller workloads), `--adapters sqlite,pglite,postgres`, `--skip-known-bad`.
+ */
+import { Effect } from "effect"
+import { PGlite } from "@electric-sql/pglite"
+import type { StorageAdapter } from "../adapters/contract.ts"
+import { makeSqliteAdapter } from "../adapters/sqlite/index.ts"
+import { makePgliteAdapterFromSession } from "../adapters/pglite/PgliteAdapter.ts"
+import { makePgliteSession } from "../adapters/pglite/PgliteClient.ts"
+import { makePostgresAdapter } from "../adapters/postgres/index.ts"
+import { acquirePostgresServer } from "../adapters/postgres/server.ts"
+import { benchAdapters, rawPgliteWorkload, rawSqliteWorkload, type AdapterBenchResult, type BenchTarget, type RawWorkload } from "./adapters.ts"
+import { rawPostgresWorkload } from "./postgres.ts"
+import { benchAlarmsThroughput, type ThroughputResult } from "./throughput.ts"
+import { detectKnownBad, type DetectionResult } from "./knownBad.ts"
+import { fileURLToPath } from "node:url"
+import { makeDoSqliteAdapterDefinition } from "../adapters/do-sqlite/host.ts"
+
+/** The known-bad suites, bundled into the do-sqlite worker so they run inside the Durable Object. */
+const KNOWN_BAD_SUITES_MODULE = fileURLToPath(new URL("../test/workerd/knownBadSuites.ts", import.meta.url))
+
+const argv = process.argv.slice(2)
+const quick = argv.includes("--quick")
+const adapterArg = argv.find((arg, index) => argv[index - 1] === "--adapters")
+const chosen = new Set((adapterArg ?? "sqlite,pglite,postgres,do-sqlite").split(","))
+const skipKnownBad = argv.includes("--skip-known-bad")
+const pairs = quick ? 500 : 2_000
+
+const fmt = (value: number | null, digits = 0) => (value === null ? "n/a" : value.toLocaleString("en-US", { maximumFractionDigits: digits }))
+const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? "n/a" : `${(a / b).toFixed(2)}x`)
+
+const printAdapters = (results: ReadonlyArray<AdapterBenchResult>) => {
+  console.log("\n1. Storage: raw driver vs effect/sql client (statements/s, upsert + select by key), fresh database cost")
+  console.log("adapter    raw stmts/s   client stmts/s   client/raw   fresh db ms")
+  for (const r of results) {
+    console.log(`${r.adapter.padEnd(10)} ${fmt(r.rawStatementsPerSecond).padStart(11)}   ${fmt(r.clientStatementsPerSecond).padStart(14)}   ${ratio(r.clientStatementsPerSecond, r.rawStatementsPerSecond).padStart(10)}   ${fmt(r.openMeanMs, 2).padStart(11)}`)
+  }
+}
+
+const printThroughput = (results: ReadonlyArray<ThroughputResult>) => {
+  console.log("\n2. alarms: model-checked commands/s vs implementation alone, simulated time per wall second")
+  console.log("adapter    scenarios  commands   checked cmd/s   impl-only cmd/s   checked/impl   simulated s per wall s")
+  for (const r of results) {
+    console.log(`${r.adapter.padEnd(10)} ${String(r.scenarios).padStart(9)}  ${String(r.commands).padStart(8)}   ${fmt(r.checkedCommandsPerSecond).padStart(13)}   ${fmt(r.implementationCommandsPerSecond).padStart(15)}   ${ratio(r.checkedCommandsPerSecond, r.implementationCommandsPerSecond).padStart(12)}   ${fmt(r.simulatedSecondsPerWallSecond).padStart(22)}`)
+  }
+}
+
+const printDetection = (results: ReadonlyArray<DetectionResult>) => {
+  console.log("\n3. Time to detect each known-bad alarms implementation (default budget and seed)")
+  console.log("known-bad                          adapter    caught  requirement  runs  steps  wall ms  property")
+  for (const r of results) {
+    console.log(`${r.knownBad.padEnd(34)} ${r.adapter.padEnd(10)} ${(r.caught ? "yes" : "NO").padEnd(6)}  ${(r.requirementId ?? "-").padEnd(11)}  ${String(r.runsToDetect ?? "-").padStart(4)}  ${String(r.counterexampleSteps ?? "-").padStart(5)}  ${String(r.wallMs).padStart(7)}  ${r.propertyId ?? "-"}`)
+  }
+}
+
+const main = Effect.scoped(Effect.gen(function*() {
+  const started = performance.now()
+  const adapters: Array<StorageAdapter> = []
+  const targets: Array<BenchTarget> = []
+  if (chosen.has("sqlite")) {
+    const adapter = makeSqliteAdapter()
+    adapters.push(adapter)
+    targets.push({ adapter, raw: rawSqliteWorkload })
+  }
+  if (chosen.has("pglite")) {
+    const pg = yield* Effect.acquireRelease(Effect.promise(() => PGlite.create()), (instance) => Effect.promise(() => instance.close()))
+    const adapter = makePgliteAdapterFromSession(makePgliteSession(pg))
+    adapters.push(adapter)
+    targets.push({ adapter, raw: rawPgliteWorkload(pg) })
+  }
+  if (chosen.has("postgres")) {
+    const server = yield* acquirePostgresServer()
+    const adapter = yield* makePostgresAdapter({ databaseUrl: server.url }).make
+    const raw: RawWorkload = async (count) => (await rawPostgresWorkload(server.url, count)).elapsedMs
+    adapters.push(adapter)
+    targets.push({ adapter, raw })
+  }
+  printAdapters(yield* Effect.promise(() => benchAdapters(targets, { pairs, opens: quick ? 5 : 20 })))
+  const throughput: Array<ThroughputResult> = []
+  for (const adapter of adapters) throughput.push(yield* benchAlarmsThroughput(adapter, { scenarios: quick ? 10 : 40 }))
+  printThroughput(throughput)
+  if (chosen.has("do-sqlite")) {
+    console.log("\n(do-sqlite: its SQL runs inside workerd, so sections 1 and 2 have no raw-driver or in-process numbers for it; section 3 runs it through the Miniflare host)")
+  }
+  if (!skipKnownBad) {
+    const detections: Array<DetectionResult> = []
+    for (const adapter of adapters) detections.push(...(yield* detectKnownBad(adapter)))
+    if (chosen.has("do-sqlite")) {
+      const hosted = yield* makeDoSqliteAdapterDefinition({ extraSuitesModule: KNOWN_BAD_SUITES_MODULE }).make
+      detections.push(...(yield* detectKnownBad(hosted)))
+    }
+    printDetection(detections)
+  }
+  console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s (${process.version}, ${process.platform}/${process.arch})`)
+}))
+
+Effect.runPromise(main).then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  }
+)
