@@ -129,6 +129,15 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
     seed,
     runsRequested: runs
   }
+  /** A run that ended in an infrastructure error (verdict `error`), never shrunk, never a requirement failure. */
+  const errorRun = (error: { readonly message: string; readonly hint: string }, runsExecuted: number, covered: PropertyRun["covered"]): PropertyRun => ({
+    ...base,
+    runsExecuted,
+    verdict: "error",
+    durationMs: Date.now() - startedMs,
+    covered,
+    error: { message: error.message, hint: error.hint }
+  })
   const missing = missingCapabilities(property, adapter)
   if (missing.length > 0) {
     const run: PropertyRun = { ...base, runsExecuted: 0, verdict: "not-applicable", durationMs: 0, covered: {}, missingCapabilities: missing }
@@ -145,17 +154,7 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
     }).pipe(
       // A host that broke (the object was reset, the runtime died) is an infrastructure error of this
       // property run, reported as verdict `error`, not a failure of the whole conformance run.
-      Effect.catch((error) => {
-        const run: PropertyRun = {
-          ...base,
-          runsExecuted: 0,
-          verdict: "error",
-          durationMs: Date.now() - startedMs,
-          covered: {},
-          error: { message: error.message, hint: error.hint }
-        }
-        return Effect.succeed(run)
-      })
+      Effect.catch((error) => Effect.succeed(errorRun(error, 0, {})))
     )
   }
 
@@ -198,33 +197,15 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
   const coveredRecord = Object.fromEntries([...covered.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
   const durationMs = Date.now() - startedMs
 
-  if (infrastructureError !== undefined) {
-    const run: PropertyRun = {
-      ...base,
-      runsExecuted: generated,
-      verdict: "error",
-      durationMs,
-      covered: coveredRecord,
-      error: { message: infrastructureError.message, hint: infrastructureError.hint }
-    }
-    return run
-  }
+  if (infrastructureError !== undefined) return errorRun(infrastructureError, generated, coveredRecord)
   if (details.failed && details.counterexample !== null) {
     const scenario = details.counterexample[0] as Json
     const trace = yield* executeScenario(property, adapter, scenario, runTimeoutMs)
     if (trace.divergence === null) {
-      const run: PropertyRun = {
-        ...base,
-        runsExecuted: generated,
-        verdict: "error",
-        durationMs,
-        covered: coveredRecord,
-        error: {
-          message: `the minimized counterexample of ${property.id} did not fail again when re-executed: the implementation or adapter is non-deterministic`,
-          hint: "make sure time comes only from Clock, randomness only from Random, and no state survives between runs"
-        }
-      }
-      return run
+      return errorRun({
+        message: `the minimized counterexample of ${property.id} did not fail again when re-executed: the implementation or adapter is non-deterministic`,
+        hint: "make sure time comes only from Clock, randomness only from Random, and no state survives between runs"
+      }, generated, coveredRecord)
     }
     const path = details.counterexamplePath ?? ""
     const counterexample: Counterexample = {

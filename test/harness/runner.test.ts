@@ -5,6 +5,8 @@ import { AdapterError } from "../../adapters/contract.ts"
 import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
 import { decodeReplayToken, encodeReplayToken } from "../../harness/ReplayToken.ts"
 import { executeScenario, runProperty } from "../../harness/Runner.ts"
+import * as fc from "fast-check"
+import type { PropertyDefinition } from "../../harness/Property.ts"
 import { clampingStore, kvProperty } from "./support/kvProperty.ts"
 
 const sqlite = makeSqliteAdapter()
@@ -85,6 +87,29 @@ describe("runner", () => {
     expect(result.verdict).toBe("not-applicable")
     expect(result.missingCapabilities).toEqual(["independentConnections"])
     expect(result.runsExecuted).toBe(0)
+  })
+
+  it("reports a counterexample that does not fail again as a non-determinism error", async () => {
+    let executions = 0
+    const flaky: PropertyDefinition<any> = {
+      ...kvProperty(),
+      id: "selftest/flaky",
+      scenario: () => fc.nat({ max: 10 }),
+      execute: () =>
+        Effect.sync(() => {
+          executions++
+          const diverges = executions === 1
+          return {
+            steps: [],
+            covered: ["KV-001"],
+            divergence: diverges ? { requirementId: "KV-001", stepIndex: 0, explanation: "only the first execution fails", expected: 1, actual: 2 } : null
+          }
+        })
+    }
+    const result = await run(runProperty({ property: flaky, adapter: sqlite, seed: 1, runs: 5 }))
+    expect(result.verdict).toBe("error")
+    expect(result.error?.message).toContain("non-deterministic")
+    expect(result.counterexample).toBeUndefined()
   })
 
   it("rejects invalid options with a typed error", async () => {
