@@ -8,12 +8,9 @@
  * smaller budget (EMBEDDED_RUNS per property: 12 on pglite, 20 on postgres) to keep this file under a
  * minute.
  */
-import { Effect, Exit, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
 import type { StorageAdapter } from "../../adapters/contract.ts"
-import { makePgliteAdapter } from "../../adapters/pglite/index.ts"
-import { makePostgresAdapter } from "../../adapters/postgres/index.ts"
-import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
+import { describe, expect, it } from "vitest"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../../harness/Budget.ts"
 import { propertySeed } from "../../harness/Conformance.ts"
 import type { PropertyRun } from "../../harness/RunResult.ts"
@@ -21,6 +18,7 @@ import { runProperty } from "../../harness/Runner.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import { alarmRequirements } from "../../spec/alarms.ts"
 import { knownBadAlarms } from "../known-bad/alarms/index.ts"
+import { useNodeAdapters } from "../support/nodeAdapters.ts"
 
 /** Scenarios per property on the Postgres adapters (pglite runs WebAssembly Postgres: ~0.7 s a scenario). */
 const EMBEDDED_RUNS = { pglite: 12, postgres: 20 } as const
@@ -31,18 +29,7 @@ const EMBEDDED_RUNS = { pglite: 12, postgres: 20 } as const
  */
 const UNCOVERABLE: Readonly<Record<string, string>> = {}
 
-const scope = Scope.makeUnsafe()
-const adapters: Record<string, StorageAdapter> = {}
-
-beforeAll(async () => {
-  adapters.sqlite = makeSqliteAdapter()
-  adapters.pglite = await Effect.runPromise(Scope.provide(makePgliteAdapter, scope))
-  adapters.postgres = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, scope))
-})
-
-afterAll(async () => {
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-})
+const adapters = useNodeAdapters()
 
 const suite = alarmsSuite()
 

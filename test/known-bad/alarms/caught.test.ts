@@ -9,12 +9,8 @@
  * counterexample lengths are printed per adapter as a Markdown table. Measured on 2 cores (sqlite,
  * pglite, postgres): about 4 s, 25 s and 40 s.
  */
-import { Effect, Exit, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { StorageAdapter } from "../../../adapters/contract.ts"
-import { makePgliteAdapter } from "../../../adapters/pglite/index.ts"
-import { makePostgresAdapter } from "../../../adapters/postgres/index.ts"
-import { makeSqliteAdapter } from "../../../adapters/sqlite/index.ts"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../../../harness/Budget.ts"
 import { propertySeed } from "../../../harness/Conformance.ts"
 import type { PropertyRun } from "../../../harness/RunResult.ts"
@@ -22,6 +18,7 @@ import { executeScenario, runProperty } from "../../../harness/Runner.ts"
 import { alarmsSuite } from "../../../properties/alarms/index.ts"
 import { requirementsForRules } from "../../../spec/alarms.ts"
 import { knownBadAlarms } from "./index.ts"
+import { useNodeAdapters } from "../../support/nodeAdapters.ts"
 
 type PropertyId = "alarms/model" | "alarms/faults" | "alarms/migration"
 
@@ -57,18 +54,7 @@ const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "wake-not-materialised": { properties: MODEL_FIRST, maxSteps: 5, alsoRelated: ["ALM-044", "ALM-045"] }
 }
 
-const scope = Scope.makeUnsafe()
-const adapters: Record<string, StorageAdapter> = {}
-
-beforeAll(async () => {
-  adapters.sqlite = makeSqliteAdapter()
-  adapters.pglite = await Effect.runPromise(Scope.provide(makePgliteAdapter, scope))
-  adapters.postgres = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, scope))
-})
-
-afterAll(async () => {
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-})
+const adapters = useNodeAdapters()
 
 it("every known-bad implementation has an expectation", () => {
   expect(knownBadAlarms.map((bad) => bad.id).sort()).toEqual(Object.keys(EXPECTATIONS).sort())
