@@ -7,6 +7,9 @@ import { defineConfig } from "vitest/config"
 
 export default defineConfig({
   test: {
+    // The JSON result file lets .ci/run print one plain "N passed, N failed" line at the end.
+    reporters: ["default", "json"],
+    outputFile: { json: ".tmp/vitest-results.json" },
     projects: [
       {
         test: {

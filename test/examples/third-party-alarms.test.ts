@@ -91,9 +91,9 @@ describe("certify --implementation", () => {
     expect(bad.stderr).toContain("does not export an implementation")
   })
 
-  // A third full-budget certify (the adapter contract alone takes 1-2 minutes on sqlite): opt in with
-  // DC_FULL_CERTIFY=1 so the default suite runs one certification per example only.
-  it.runIf(process.env.DC_FULL_CERTIFY === "1")("writes an implementation certificate naming the bound implementation (a known-bad one: NOT conformant)", async () => {
+  // A third full-budget certify (1-2 minutes on sqlite): it is the only test of implementation
+  // certificates, so it always runs.
+  it("writes an implementation certificate naming the bound implementation (a known-bad one: NOT conformant)", async () => {
     const result = await runCli(["certify", "--implementation", join(fixtures, "known-bad-alarms.ts"), "--out", "cert", "--quiet"])
     expect(result.code).toBe(1)
     expect(result.stdout).toContain("certificate: NOT conformant")
