@@ -25,6 +25,11 @@ export const applySchedule = (
     reach(run, "unknownTagRejected")
     return failWith({ _tag: "InvalidAlarmRefError", reason: `unknown alarm tag "${input.tag}"` }, ["R29"], "the typed definitions do not know this tag")
   }
+  if (knownTags !== null && isUnencodablePayload(input.payload)) {
+    // The typed wrapper encodes the payload with its schema before the untyped call validates anything.
+    reach(run, "invalidPayloadRejected")
+    return failWith({ _tag: "InvalidAlarmPayloadError", reason: "payload does not encode with the tag's schema" }, ["R29", "R8"], "typed definitions encode the payload before the configuration, ref and repeat checks")
+  }
   const resolved = resolveConfiguration(run.state.configuration)
   if (!resolved.ok) {
     reach(run, "invalidConfigurationRejected")

@@ -123,6 +123,15 @@ describe("reporter, legacy rows and typed definitions", () => {
     const outcome = step(s0, dispatch(0))
     expect(dispatchValue(outcome).failed).toEqual([{ tag: "gone", id: "x", event: { id: "x", tag: "gone", payload: 1, scheduledAtMs: 0 } }])
   })
+
+  it("typed definitions check the payload before the configuration, like the upstream typed wrapper", () => {
+    const s0 = init({ knownTags: ["t"], configuration: { unchangedAttemptBudget: 0 } })
+    const typed = step(s0, schedule(0, { tag: "t", id: "a", payload: { $unencodable: true }, runAtMs: 0 }))
+    expect(typed.result).toMatchObject({ _tag: "Failure", error: { _tag: "InvalidAlarmPayloadError" } })
+    expect(typed.rules).toEqual(["R29", "R8"])
+    const untyped = step(init({ configuration: { unchangedAttemptBudget: 0 } }), schedule(0, { tag: "t", id: "a", payload: { $unencodable: true }, runAtMs: 0 }))
+    expect(untyped.result).toMatchObject({ _tag: "Failure", error: { _tag: "InvalidScheduleConfigurationError" } })
+  })
 })
 
 describe("requirement catalog", () => {
