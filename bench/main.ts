@@ -23,7 +23,7 @@ import { rawPostgresWorkload } from "./postgres.ts"
 import { benchAlarmsThroughput, type ThroughputResult } from "./throughput.ts"
 import { detectKnownBad, type DetectionResult } from "./knownBad.ts"
 import { fileURLToPath } from "node:url"
-import { makeDoSqliteAdapterDefinition } from "../adapters/do-sqlite/host.ts"
+import { makeDoSqliteAdapterDefinition } from "../hosts/do-sqlite/host.ts"
 
 /** The known-bad suites, bundled into the do-sqlite worker so they run inside the Durable Object. */
 const KNOWN_BAD_SUITES_MODULE = fileURLToPath(new URL("../test/workerd/knownBadSuites.ts", import.meta.url))

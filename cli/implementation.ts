@@ -10,7 +10,7 @@ import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
 import { type AdapterDefinition, AdapterError } from "../adapters/contract.ts"
-import { resolveAdapters } from "../adapters/registry.ts"
+import { resolveAdapters } from "./adapterRegistry.ts"
 import type { SubjectSuite } from "../harness/Suite.ts"
 import { alarmsSuite } from "../properties/alarms/index.ts"
 import type { AlarmsImplementation } from "../subjects/alarms/api.ts"
@@ -98,7 +98,7 @@ export const resolveAdaptersFor = (
     : Effect.forEach(specifiers, (specifier) =>
       specifier === "do-sqlite"
         ? Effect.tryPromise({
-          try: () => import("../adapters/do-sqlite/host.ts").then((module) => module.makeDoSqliteAdapterDefinition({ extraSuitesModule: binding.modulePath })),
+          try: () => import("../hosts/do-sqlite/host.ts").then((module) => module.makeDoSqliteAdapterDefinition({ extraSuitesModule: binding.modulePath })),
           catch: (cause) => new AdapterError({ adapter: specifier, message: `cannot load the do-sqlite adapter: ${String(cause)}`, hint: "run npm ci to install miniflare", cause })
         })
         : Effect.map(resolveAdapters([specifier]), (definitions) => definitions[0]!))

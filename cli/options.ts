@@ -6,7 +6,7 @@ import { parseArgs } from "node:util"
 import { Data } from "effect"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../harness/Budget.ts"
 import { MAX_RUNS } from "../harness/Runner.ts"
-import { builtInAdapterNames } from "../adapters/registry.ts"
+import { builtInAdapterNames } from "./adapterRegistry.ts"
 
 /** The command line was wrong. */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string; readonly hint: string }> {}

@@ -3,7 +3,7 @@
  * their capabilities, and the properties that check each requirement.
  */
 import { Effect } from "effect"
-import { builtInAdapters } from "../../adapters/registry.ts"
+import { builtInAdapters } from "../adapterRegistry.ts"
 import { suites } from "../../properties/registry.ts"
 import type { CliIo } from "../io.ts"
 import { ExitCode } from "../io.ts"

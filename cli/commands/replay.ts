@@ -9,7 +9,7 @@ import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
 import { AdapterError } from "../../adapters/contract.ts"
-import { resolveAdapters } from "../../adapters/registry.ts"
+import { resolveAdapters } from "../adapterRegistry.ts"
 import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
 import { decodeReplayToken, type ReplayTokenPayload } from "../../harness/ReplayToken.ts"
 import { executeScenario } from "../../harness/Runner.ts"
@@ -99,7 +99,7 @@ export const replayCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
     // do-sqlite runs scenarios inside workerd, so a bound implementation must be bundled into its worker.
     const [definition] = adapterName === "do-sqlite" && options.bind !== undefined
       ? [yield* Effect.tryPromise({
-        try: () => import("../../adapters/do-sqlite/host.ts").then((module) => module.makeDoSqliteAdapterDefinition({ extraSuitesModule: resolve(io.cwd, options.bind!) })),
+        try: () => import("../../hosts/do-sqlite/host.ts").then((module) => module.makeDoSqliteAdapterDefinition({ extraSuitesModule: resolve(io.cwd, options.bind!) })),
         catch: (cause) => new AdapterError({ adapter: adapterName, message: `cannot load the do-sqlite adapter: ${String(cause)}`, hint: "run npm ci to install miniflare", cause })
       })]
       : yield* resolveAdapters([adapterName])

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest"
 import { classifySqliteError } from "effect/sql/SqlError"
 import { DurableObjectSqliteError, sqliteCodeFromMessage, withSqliteCode } from "../../adapters/do-sqlite/classifyingStorage.ts"
-import { decodeHostedError, encodeHostedError } from "../../adapters/do-sqlite/hostedErrors.ts"
+import { decodeHostedError, encodeHostedError } from "../../hosts/do-sqlite/hostedErrors.ts"
 
 describe("workerd SQLite error codes", () => {
   it("reads unique, primary-key and other constraint codes from the message", () => {

@@ -8,7 +8,7 @@ import type { DurableObjectState, DurableObjectStorage } from "@cloudflare/worke
 import { Deferred, Effect, Exit, Fiber, Scope } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { makeDoSqliteAdapter, NATIVE_ALARM_HORIZON_MS, nativePlatformAlarm, WORKERD_MAX_ALARM_MS } from "../../adapters/do-sqlite/adapter.ts"
-import { registerAlarmHandler } from "../../adapters/do-sqlite/alarmHandlers.ts"
+import { registerAlarmHandler } from "../../hosts/do-sqlite/alarmHandlers.ts"
 import type { IsolatedDatabase, StorageAdapter } from "../../adapters/contract.ts"
 
 interface TestEnv {

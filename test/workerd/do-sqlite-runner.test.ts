@@ -5,7 +5,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test"
 import { afterAll, describe, expect, it } from "vitest"
-import { decodeHostedError } from "../../adapters/do-sqlite/hostedErrors.ts"
+import { decodeHostedError } from "../../hosts/do-sqlite/hostedErrors.ts"
 import type { AdapterFingerprint, HostedRunRequest } from "../../adapters/contract.ts"
 import type { PropertyRun } from "../../harness/RunResult.ts"
 import { adapterProperties } from "../../properties/adapter/index.ts"

@@ -2,8 +2,8 @@
  * Main module of the `workerd` vitest project: exports the conformance Durable Object (declared in
  * `wrangler.jsonc` as a SQLite-backed class) and a trivial fetch handler.
  */
-import { findHostedProperty, registerHostedSuites } from "../../adapters/do-sqlite/hostedSuites.ts"
-import { makeConformanceObject } from "../../adapters/do-sqlite/makeConformanceObject.ts"
+import { findHostedProperty, registerHostedSuites } from "../../hosts/do-sqlite/hostedSuites.ts"
+import { makeConformanceObject } from "../../hosts/do-sqlite/makeConformanceObject.ts"
 import { suites as knownBadSuites } from "./knownBadSuites.ts"
 import { findTestProperty } from "./testProperties.ts"
 

@@ -13,9 +13,9 @@ import { Effect } from "effect"
 import type { Scope } from "effect"
 import type { ExecutionTrace } from "../../harness/Property.ts"
 import type { PropertyRun } from "../../harness/RunResult.ts"
-import type { AdapterDefinition, AdapterFingerprint, HostedRunRequest, HostedScenarioRequest, PropertyHost, StorageAdapter } from "../contract.ts"
-import { AdapterError } from "../contract.ts"
-import { DO_SQLITE_ADAPTER_NAME, doSqliteCapabilities } from "./adapter.ts"
+import type { AdapterDefinition, AdapterFingerprint, HostedRunRequest, HostedScenarioRequest, PropertyHost, StorageAdapter } from "../../adapters/contract.ts"
+import { AdapterError } from "../../adapters/contract.ts"
+import { DO_SQLITE_ADAPTER_NAME, doSqliteCapabilities } from "../../adapters/do-sqlite/adapter.ts"
 import { decodeHostedError } from "./hostedErrors.ts"
 import { CONFORMANCE_BINDING } from "./workerRouting.ts"
 
@@ -251,5 +251,5 @@ export const makeDoSqliteAdapterDefinition = (options: DoSqliteHostOptions = {})
   make: makeHostedDoSqliteAdapter(options)
 })
 
-/** The built-in `do-sqlite` adapter definition, for the CLI and `adapters/registry.ts`. */
+/** The built-in `do-sqlite` adapter definition, for the CLI and `cli/adapterRegistry.ts`. */
 export const doSqliteAdapter: AdapterDefinition = makeDoSqliteAdapterDefinition()

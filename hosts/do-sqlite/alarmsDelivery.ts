@@ -15,7 +15,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
 import type { AlarmEvent, ProcessDueAlarmsResult } from "../../subjects/alarms/api.ts"
-import { NATIVE_ALARM_HORIZON_MS } from "./adapter.ts"
+import { NATIVE_ALARM_HORIZON_MS } from "../../adapters/do-sqlite/adapter.ts"
 import { type AlarmDelivery, registerAlarmHandler } from "./alarmHandlers.ts"
 
 /** Name under which the alarms delivery is registered in `alarmHandlers.ts`. */

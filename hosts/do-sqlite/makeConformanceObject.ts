@@ -9,11 +9,11 @@
 import type { AlarmInvocationInfo } from "@cloudflare/workers-types"
 import { DurableObject } from "cloudflare:workers"
 import { Cause, Effect, Exit } from "effect"
-import type { AdapterFingerprint, HostedRunRequest, HostedScenarioRequest, StorageAdapter } from "../contract.ts"
+import type { AdapterFingerprint, HostedRunRequest, HostedScenarioRequest, StorageAdapter } from "../../adapters/contract.ts"
 import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
 import { executeScenario, runProperty } from "../../harness/Runner.ts"
 import type { PropertyRun } from "../../harness/RunResult.ts"
-import { makeDoSqliteAdapter, makeDoSqlClient, nativePlatformAlarm, NATIVE_ALARM_HORIZON_MS } from "./adapter.ts"
+import { makeDoSqliteAdapter, makeDoSqlClient, nativePlatformAlarm, NATIVE_ALARM_HORIZON_MS } from "../../adapters/do-sqlite/adapter.ts"
 import { registeredAlarmHandlers } from "./alarmHandlers.ts"
 import { encodeHostedError } from "./hostedErrors.ts"
 

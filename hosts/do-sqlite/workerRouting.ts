@@ -7,7 +7,7 @@
  * failure answers status 500 with `{ message }` (message and hint, see `hostedErrors.ts`).
  */
 import type { DurableObjectNamespace } from "@cloudflare/workers-types"
-import type { AdapterFingerprint, HostedRunRequest, HostedScenarioRequest } from "../contract.ts"
+import type { AdapterFingerprint, HostedRunRequest, HostedScenarioRequest } from "../../adapters/contract.ts"
 import type { ExecutionTrace } from "../../harness/Property.ts"
 import type { PropertyRun } from "../../harness/RunResult.ts"
 import { encodeHostedError } from "./hostedErrors.ts"

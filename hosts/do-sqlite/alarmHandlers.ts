@@ -8,7 +8,7 @@
  */
 import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import type { PlatformAlarm } from "../contract.ts"
+import type { PlatformAlarm } from "../../adapters/contract.ts"
 
 /** Everything a handler gets for one delivery. */
 export interface AlarmDelivery {
