@@ -16,7 +16,9 @@ import { executeScenario } from "../../harness/Runner.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
 import { ReplayTokenError } from "../../harness/errors.ts"
 import { suites } from "../../properties/registry.ts"
+import { diffStates } from "../../reports/diff.ts"
 import { readReport } from "../../reports/json.ts"
+import { loadImplementationModule } from "../implementation.ts"
 import type { CliIo } from "../io.ts"
 import { parseReplayOptions, UsageError } from "../options.ts"
 
@@ -35,14 +37,20 @@ export const tokenFromReport = (text: string, requirement: string | undefined): 
   })
 }
 
-const loadBoundSuites = (specifier: string, cwd: string) =>
-  Effect.tryPromise({
-    try: async () => {
-      const module = (await import(pathToFileURL(resolve(cwd, specifier)).href)) as { suites?: ReadonlyArray<SubjectSuite> }
-      if (!Array.isArray(module.suites)) throw new Error("it does not export `suites`")
-      return module.suites as ReadonlyArray<SubjectSuite>
-    },
-    catch: (cause) => new UsageError({ message: `cannot load --bind ${specifier}: ${cause instanceof Error ? cause.message : String(cause)}`, hint: "--bind takes a module that exports `suites: SubjectSuite[]`" })
+/**
+ * Suites of a `--bind` module: its `suites` export, or the suite of the implementation it binds (the
+ * same module `run --implementation` takes), so a failure found with `--implementation m.ts` replays
+ * with `--bind m.ts`.
+ */
+const loadBoundSuites = (specifier: string, cwd: string): Effect.Effect<ReadonlyArray<SubjectSuite>, UsageError> =>
+  Effect.gen(function*() {
+    const module = yield* Effect.tryPromise({
+      try: () => import(pathToFileURL(resolve(cwd, specifier)).href) as Promise<{ readonly suites?: unknown }>,
+      catch: (cause) => new UsageError({ message: `cannot load --bind ${specifier}: ${cause instanceof Error ? cause.message : String(cause)}`, hint: "--bind takes a module exporting `suites`, or an implementation module as given to --implementation" })
+    })
+    if (Array.isArray(module.suites)) return module.suites as ReadonlyArray<SubjectSuite>
+    const binding = yield* loadImplementationModule(specifier, cwd)
+    return [binding.suite]
   })
 
 /** Resolves the property a token names among `available` suites. */
@@ -58,25 +66,29 @@ export const resolveTokenProperty = (payload: ReplayTokenPayload, available: Rea
   })
 }
 
-const column = (value: unknown, width: number): Array<string> => {
-  const text = JSON.stringify(value ?? null, null, 1).replace(/\n\s*/g, " ")
-  const lines: Array<string> = []
-  for (let offset = 0; offset < text.length && lines.length < 12; offset += width) lines.push(text.slice(offset, offset + width))
-  return lines.length === 0 ? [""] : lines
-}
+const cell = (value: unknown): string => (value === undefined ? "(absent)" : JSON.stringify(value))
 
-/** Renders a trace step by step, model and implementation side by side. */
+/**
+ * Renders a trace step by step: operation, arguments, virtual time and fault; the implementation's and
+ * the model's result; then their observable states side by side as path rows (`!` marks a difference;
+ * equal rows are shown only while the state is small).
+ */
 export const renderSteps = (trace: ExecutionTrace, startMs: number): string => {
-  const width = 48
   const lines: Array<string> = []
   for (const step of trace.steps) {
-    const marker = trace.divergence?.stepIndex === step.index ? " <== diverges" : ""
+    const marker = trace.divergence?.stepIndex === step.index ? "   <== implementation and model diverge here" : ""
     lines.push(`#${step.index} +${((step.virtualTimeMs - startMs) / 1000).toFixed(3)}s ${step.operation} ${JSON.stringify(step.args)}${step.fault === undefined ? "" : `  [fault: ${step.fault}]`}${marker}`)
-    const left = [`implementation: ${JSON.stringify(step.implementation)}`, ...(step.implementationState === undefined ? [] : column(step.implementationState, width))]
-    const right = [`model: ${JSON.stringify(step.model)}`, ...(step.modelState === undefined ? [] : column(step.modelState, width))]
-    for (let row = 0; row < Math.max(left.length, right.length); row++) {
-      lines.push(`    ${(left[row] ?? "").slice(0, width).padEnd(width)} | ${(right[row] ?? "").slice(0, width)}`)
+    lines.push(`    implementation: ${JSON.stringify(step.implementation)}`)
+    lines.push(`    model:          ${JSON.stringify(step.model)}`)
+    if (step.implementationState === undefined && step.modelState === undefined) continue
+    const diff = diffStates(step.modelState, step.implementationState, 400)
+    const shown = diff.rows.filter((row) => row.differs || diff.rows.length <= 12)
+    const pathWidth = Math.min(40, Math.max(4, ...shown.map((row) => row.path.length)))
+    lines.push(`    ${"state".padEnd(pathWidth)}   ${"implementation".padEnd(36)} | model${diff.differing === 0 ? "   (agree)" : `   (${diff.differing} differ)`}`)
+    for (const row of shown) {
+      lines.push(`  ${row.differs ? "!" : " "} ${row.path.slice(0, pathWidth).padEnd(pathWidth)}   ${cell(row.implementation).slice(0, 36).padEnd(36)} | ${cell(row.model).slice(0, 60)}`)
     }
+    if (shown.length < diff.rows.length) lines.push(`    (${diff.rows.length - shown.length} equal rows not shown)`)
   }
   return `${lines.join("\n")}\n`
 }

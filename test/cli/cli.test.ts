@@ -84,6 +84,22 @@ describe("durable-conformance run", () => {
 })
 
 describe("durable-conformance replay and verify-certificate", () => {
+  it("replays a failure found with --implementation from the report, step by step, with --bind", async () => {
+    const knownBad = resolve(root, "test/examples/fixtures/known-bad-alarms.ts")
+    const run = await runCli(["run", "--implementation", knownBad, "--adapter", "sqlite", "--subject", "alarms", "--out", "out", "--quiet"])
+    expect(run.code).toBe(1)
+    const failing = /FAIL (ALM-\d{3}) on sqlite/.exec(run.stdout)
+    expect(failing).not.toBeNull()
+    const unbound = await runCli(["replay", join(run.cwd, "out", "report.json")])
+    expect(unbound.code).toBe(2)
+    expect(unbound.stderr).toContain("pass --bind")
+    const replay = await runCli(["replay", join(run.cwd, "out", "report.json"), "--bind", knownBad, "--step"])
+    expect(replay.code).toBe(1)
+    expect(replay.stdout).toContain(`FAIL ${failing![1]} at step`)
+    expect(replay.stdout).toContain("<== implementation and model diverge here")
+    expect(replay.stdout).toMatch(/^ {2}! /m)
+  })
+
   it("refuses a report without failures", async () => {
     const run = await runCli(["run", "--adapter", "sqlite", "--subject", "adapter", "--runs", "2", "--out", "out", "--quiet"])
     const result = await runCli(["replay", join(run.cwd, "out", "report.json")])
