@@ -5,8 +5,17 @@ import type { Operation, ScheduleInput } from "./operations.ts"
 import type { ModelState } from "./state.ts"
 import { readRow } from "./state.ts"
 
+/** Epoch milliseconds from the year 2000 on read as UTC ISO time; small test times stay numbers. */
+const READABLE_FROM_MS = 946_684_800_000
+
+/** An instant for humans: `2026-01-01T00:00:05Z` (milliseconds only when present), or the raw number. */
+export const formatInstantMs = (epochMs: number): string =>
+  Number.isSafeInteger(epochMs) && epochMs >= READABLE_FROM_MS && epochMs <= 8_640_000_000_000_000
+    ? new Date(epochMs).toISOString().replace(".000Z", "Z")
+    : String(epochMs)
+
 const describeInput = (input: ScheduleInput): string =>
-  `${input.tag}/${input.id} at ${input.runAtMs}${input.repeatEveryMs === undefined ? "" : ` every ${input.repeatEveryMs}ms`}${
+  `${input.tag}/${input.id} at ${formatInstantMs(input.runAtMs)}${input.repeatEveryMs === undefined ? "" : ` every ${input.repeatEveryMs}ms`}${
     input.progress === undefined ? "" : ` cursor ${input.progress}`
   }`
 
@@ -16,7 +25,7 @@ const describeInput = (input: ScheduleInput): string =>
  * @example describeOperation({ kind: "cancelAlarm", nowMs: 5, ref: { tag: "t", id: "a" } }) === "t=5 cancelAlarm t/a"
  */
 export const describeOperation = (operation: Operation): string => {
-  const at = "nowMs" in operation ? `t=${operation.nowMs} ` : ""
+  const at = "nowMs" in operation ? `t=${formatInstantMs(operation.nowMs)} ` : ""
   const fault = "fault" in operation && operation.fault !== undefined
     ? ` [fault ${operation.fault.phase} tx#${operation.fault.transaction}]`
     : ""

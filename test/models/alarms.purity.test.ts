@@ -34,6 +34,7 @@ describe("purity and descriptions", () => {
   it("describes operations, states, statuses and the observable projection", () => {
     const { state } = runAll(init(), [schedule(0, oneShot("a", 5, { progress: 2 })), dispatch(5, { "t/a": { outcome: "fail" } })])
     expect(describeOperation(schedule(3, oneShot("a", 5, { progress: 2 })))).toBe("t=3 scheduleAlarm t/a at 5 cursor 2")
+    expect(describeOperation(schedule(1_767_225_600_000, oneShot("a", 1_767_225_605_000)))).toBe("t=2026-01-01T00:00:00Z scheduleAlarm t/a at 2026-01-01T00:00:05Z")
     expect(describeState(state)).toBe(
       "effect-cf-alarm:t:a run_at=5 wake_at=1005 attempts=1 retry_at=1005 cursor=2\nplatform alarm: 1005; reports so far: 0"
     )
