@@ -122,13 +122,8 @@ describe("pglite adapter", () => {
     expect(left.rows[0]!.n).toBe(0)
   })
 
-  it("opens a fresh database in milliseconds", async () => {
-    const opens = 20
-    const started = performance.now()
-    await Effect.runPromise(Effect.forEach(Array.from({ length: opens }), () => Effect.scoped(adapter.open()), { discard: true }))
-    const meanMs = (performance.now() - started) / opens
-    expect(meanMs).toBeLessThan(100)
-  })
+  // The cost of a fresh database (milliseconds: a schema, not a new PGlite instance) is measured by
+  // `npm run bench`, not asserted in a timed test.
 
   it("fingerprints the Postgres and PGlite versions", async () => {
     const fingerprint = await Effect.runPromise(adapter.fingerprint)
