@@ -19,6 +19,7 @@ import type { PropertyRun } from "../../../harness/RunResult.ts"
 import { runProperty } from "../../../harness/Runner.ts"
 import { alarmsSuite } from "../../../properties/alarms/index.ts"
 import { requirementsForRules } from "../../../spec/alarms.ts"
+import { EXPECTATIONS } from "./expectations.ts"
 import { knownBadAlarms } from "./index.ts"
 
 const KNOWN_BAD_SUITES_MODULE = fileURLToPath(new URL("../../workerd/knownBadSuites.ts", import.meta.url))
@@ -61,6 +62,8 @@ describe("known-bad alarms on do-sqlite", () => {
       expect.soft(result?.verdict, `${bad.id} on do-sqlite: ${result?.error?.message ?? "not caught"}`).toBe("fail")
       if (counterexample === undefined || result === undefined) continue
       expect.soft(counterexample.divergence.requirementId, `${bad.id}: ${counterexample.divergence.explanation}`).toMatch(/^ALM-\d{3}$/)
+      // The same bound on the minimized counterexample as on the in-process adapters.
+      expect.soft(counterexample.trace.steps.length, `${bad.id}: counterexample length`).toBeLessThanOrEqual(EXPECTATIONS[bad.id]!.maxSteps)
       caught.set(bad.id, result)
     }
     console.info(["| bug | property | verdict | runs to detect | steps | requirement | time |", "|---|---|---|---|---|---|---|", ...table].join("\n"))
