@@ -85,6 +85,11 @@ export interface PropertyDefinition<S extends Json = Json> {
   readonly connections?: number
   /** The scenario generator, which may read the adapter's capabilities. */
   readonly scenario: (capabilities: AdapterCapabilities) => fc.Arbitrary<S>
+  /**
+   * Optional: the part of a failing `scenario` that ran, given its trace (drop commands after the
+   * divergence that shrinking could not remove). The runner keeps it only when it fails the same way.
+   */
+  readonly truncate?: (scenario: S, trace: ExecutionTrace) => S
   /** Runs one scenario; infrastructure failures (not divergences) fail with `HarnessError`. */
   readonly execute: (scenario: S, environment: ExecutionEnvironment) => Effect.Effect<ExecutionTrace, HarnessError, Scope.Scope>
 }

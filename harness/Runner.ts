@@ -11,7 +11,7 @@ import { Cause, Effect, Exit } from "effect"
 import * as fc from "fast-check"
 import { type CapabilityName, hasCapability, type StorageAdapter } from "../adapters/contract.ts"
 import { HarnessError, InvalidOptionsError } from "./errors.ts"
-import type { ExecutionTrace, Json, PropertyDefinition } from "./Property.ts"
+import type { Divergence, ExecutionTrace, Json, PropertyDefinition } from "./Property.ts"
 import { checksum32, encodeReplayToken } from "./ReplayToken.ts"
 import { withRunEnvironment } from "./RunEnvironment.ts"
 import type { Counterexample, PropertyRun } from "./RunResult.ts"
@@ -102,6 +102,28 @@ export const executeScenario = (
       )
     })
   )
+
+/**
+ * Drops the parts of a failing scenario that never ran (commands after the divergence that shrinking
+ * could not remove, e.g. the tail of a generated timeline), when the property knows how. The shorter
+ * scenario is kept only if it diverges at the same step on the same requirement.
+ */
+const truncateToExecuted = (
+  property: PropertyDefinition<any>,
+  adapter: StorageAdapter,
+  scenario: Json,
+  trace: ExecutionTrace & { readonly divergence: Divergence },
+  runTimeoutMs: number
+): Effect.Effect<{ readonly scenario: Json; readonly trace: ExecutionTrace & { readonly divergence: Divergence } }, HarnessError> =>
+  Effect.gen(function*() {
+    const shorter = property.truncate?.(scenario, trace)
+    if (shorter === undefined || JSON.stringify(shorter) === JSON.stringify(scenario)) return { scenario, trace }
+    const shorterTrace = yield* executeScenario(property, adapter, shorter, runTimeoutMs)
+    const same = shorterTrace.divergence !== null &&
+      shorterTrace.divergence.requirementId === trace.divergence.requirementId &&
+      shorterTrace.divergence.stepIndex === trace.divergence.stepIndex
+    return same ? { scenario: shorter, trace: shorterTrace as ExecutionTrace & { readonly divergence: Divergence } } : { scenario, trace }
+  })
 
 const validate = (options: RunPropertyOptions): InvalidOptionsError | undefined => {
   if (!Number.isSafeInteger(options.runs) || options.runs < 1 || options.runs > MAX_RUNS) {
@@ -199,14 +221,15 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
 
   if (infrastructureError !== undefined) return errorRun(infrastructureError, generated, coveredRecord)
   if (details.failed && details.counterexample !== null) {
-    const scenario = details.counterexample[0] as Json
-    const trace = yield* executeScenario(property, adapter, scenario, runTimeoutMs)
-    if (trace.divergence === null) {
+    const shrunk = details.counterexample[0] as Json
+    const shrunkTrace = yield* executeScenario(property, adapter, shrunk, runTimeoutMs)
+    if (shrunkTrace.divergence === null) {
       return errorRun({
         message: `the minimized counterexample of ${property.id} did not fail again when re-executed: the implementation or adapter is non-deterministic`,
         hint: "make sure time comes only from Clock, randomness only from Random, and no state survives between runs"
       }, generated, coveredRecord)
     }
+    const { scenario, trace } = yield* truncateToExecuted(property, adapter, shrunk, { ...shrunkTrace, divergence: shrunkTrace.divergence }, runTimeoutMs)
     const path = details.counterexamplePath ?? ""
     const counterexample: Counterexample = {
       propertyId: property.id,

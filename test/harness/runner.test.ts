@@ -89,6 +89,25 @@ describe("runner", () => {
     expect(result.runsExecuted).toBe(0)
   })
 
+  it("truncates a counterexample to the commands that ran, when the property says how", async () => {
+    const base = kvProperty({ store: clampingStore })
+    // A timeline generated as one unit: shrinking can lower the value but cannot drop the tail.
+    const timeline = fc.nat({ max: 1_000 }).map((value) => [
+      { op: "put", key: 0, value },
+      { op: "get", key: 0 },
+      { op: "put", key: 1, value: 5 },
+      { op: "get", key: 1 }
+    ])
+    const untruncated = await run(runProperty({ property: { ...base, id: "selftest/timeline", scenario: () => timeline }, adapter: sqlite, seed: 4, runs: 100 }))
+    expect(untruncated.counterexample?.scenario).toHaveLength(4)
+    const truncating = { ...base, id: "selftest/timeline", scenario: () => timeline, truncate: (scenario: ReadonlyArray<unknown>, trace: { readonly steps: ReadonlyArray<unknown> }) => scenario.slice(0, trace.steps.length) }
+    const result = await run(runProperty({ property: truncating, adapter: sqlite, seed: 4, runs: 100 }))
+    expect(result.counterexample?.scenario).toEqual([{ op: "put", key: 0, value: 101 }, { op: "get", key: 0 }])
+    expect(result.counterexample?.divergence).toEqual(untruncated.counterexample?.divergence)
+    const payload = await run(decodeReplayToken(result.counterexample!.replayToken))
+    expect(payload.scenario).toEqual(result.counterexample?.scenario)
+  })
+
   it("reports a counterexample that does not fail again as a non-determinism error", async () => {
     let executions = 0
     const flaky: PropertyDefinition<any> = {
