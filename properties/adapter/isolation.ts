@@ -5,20 +5,18 @@
  *
  * Witnesses ADP-003. Needs independent connections.
  */
-import { Data, Deferred, Effect, Exit, Fiber } from "effect"
+import { Deferred, Effect, Exit, Fiber } from "effect"
 import * as fc from "fast-check"
 import type { Json, PropertyDefinition } from "../../harness/Property.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import { ADP } from "../../spec/adapter.ts"
-import { createTables, describeExit, orHarness, sortedEntries, TraceRecorder } from "./support.ts"
+import { createTables, describeExit, orHarness, Rollback, sortedEntries, TraceRecorder } from "./support.ts"
 
 /** A generated isolation scenario. */
 export type IsolationScenario = {
   readonly writes: ReadonlyArray<readonly [string, number]>
   readonly outcome: "commit" | "rollback"
 }
-
-class Rollback extends Data.TaggedError("Rollback")<{ readonly message: string }> {}
 
 /** The no-dirty-reads property. */
 export const isolationProperty: PropertyDefinition<IsolationScenario & Json> = {

@@ -4,11 +4,11 @@
  *
  * Witnesses ADP-013.
  */
-import { Data, Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 import * as fc from "fast-check"
 import type { Json, PropertyDefinition } from "../../harness/Property.ts"
 import { ADP } from "../../spec/adapter.ts"
-import { createTables, describeExit, orHarness, TraceRecorder } from "./support.ts"
+import { createTables, describeExit, orHarness, Rollback, TraceRecorder } from "./support.ts"
 
 type SlotWrite = { readonly op: "set"; readonly atMs: number } | { readonly op: "delete" }
 type Operation = SlotWrite | { readonly op: "rolledBack"; readonly writes: ReadonlyArray<SlotWrite> } | { readonly op: "committed"; readonly writes: ReadonlyArray<SlotWrite> }
@@ -27,8 +27,6 @@ const operationArb: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant("rolledBack" as const), writes: fc.array(writeArb, { minLength: 1, maxLength: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("committed" as const), writes: fc.array(writeArb, { minLength: 1, maxLength: 3 }) }) }
 )
-
-class Rollback extends Data.TaggedError("Rollback")<{ readonly message: string }> {}
 
 /** The platform alarm property. */
 export const platformAlarmProperty: PropertyDefinition<PlatformAlarmScenario & Json> = {

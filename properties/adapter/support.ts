@@ -2,13 +2,16 @@
  * Small shared pieces of the adapter-contract properties: a trace recorder, JSON normalization of
  * database values, per-dialect column types, and the byte-wise UTF-8 comparator.
  */
-import { Cause, Clock, Effect, Exit } from "effect"
+import { Cause, Clock, Data, Effect, Exit } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { IsolatedDatabase } from "../../adapters/contract.ts"
 import { isSqlError } from "effect/sql/SqlError"
 import { HarnessError } from "../../harness/errors.ts"
 import type { Divergence, ExecutionTrace, Json, StepRecord } from "../../harness/Property.ts"
 import { ADP } from "../../spec/adapter.ts"
+
+/** A rollback a property asks for on purpose (fails the transaction so the adapter must undo it). */
+export class Rollback extends Data.TaggedError("Rollback")<{ readonly message: string }> {}
 
 /** Largest magnitude of the integers the contract promises: 2^53-1. */
 export const MAX_CONTRACT_INTEGER = Number.MAX_SAFE_INTEGER
