@@ -30,7 +30,7 @@ export const progressPrinter = (io: CliIo, options: { readonly quiet: boolean; r
         return
       case "progress": {
         const { progress } = event
-        const line = `  ${progress.propertyId} x ${progress.adapter}: ${progress.phase === "shrinking" ? "shrinking a failure" : `${progress.runsDone}/${progress.runsTotal} runs`}, ${seconds(now() - startedMs)}`
+        const line = `  ${progress.propertyId} x ${progress.adapter}: ${progress.phase === "shrinking" ? `shrinking a failure${progress.requirementId === undefined ? "" : ` of ${progress.requirementId}`}` : `${progress.runsDone}/${progress.runsTotal} runs`}, ${seconds(now() - startedMs)}`
         if (io.interactive) {
           io.stderr(`\r\x1b[2K${line}`)
           redrawn = true
@@ -44,8 +44,8 @@ export const progressPrinter = (io: CliIo, options: { readonly quiet: boolean; r
         clear()
         const { run } = event
         const detail = run.verdict === "fail"
-          ? ` -> ${run.counterexample?.divergence.requirementId} after ${run.counterexample?.runsToDetect} runs`
-          : run.verdict === "error" ? ` -> ${run.error?.message}` : ""
+          ? ` -> ${run.counterexamples.map((cx) => `${cx.divergence.requirementId} after ${cx.runsToDetect} runs`).join(", ")}`
+          : run.verdict === "error" ? ` -> ${run.error.message}` : ""
         io.stderr(`  ${run.propertyId} x ${run.adapter}: ${run.verdict} (${run.runsExecuted}/${run.runsRequested} runs, ${seconds(run.durationMs)})${detail}\n`)
         return
       }

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import type { AdapterDefinition, AdapterError } from "../adapters/contract.ts"
 import type { HarnessError, InvalidOptionsError } from "./errors.ts"
 import { deriveSeed } from "./RunEnvironment.ts"
-import type { AdapterResult, ConformanceReport, PropertyRun } from "./RunResult.ts"
+import { type AdapterResult, type ConformanceReport, type PropertyRun, REPORT_SCHEMA_VERSION } from "./RunResult.ts"
 import { type RunProgress, runProperty } from "./Runner.ts"
 import { requirementsByProperty, type SubjectSuite } from "./Suite.ts"
 import { HARNESS_VERSION, SUITE_NAME, SUITE_VERSION } from "./SuiteVersion.ts"
@@ -78,7 +78,7 @@ export const runConformance = Effect.fn("runConformance")(function*(options: Con
     options.onEvent?.({ type: "adapter-done", adapter: definition.name, result })
   }
   const report: ConformanceReport = {
-    schemaVersion: 1,
+    schemaVersion: REPORT_SCHEMA_VERSION,
     kind: options.kind,
     suite: { name: SUITE_NAME, version: SUITE_VERSION, hash: options.suiteHash },
     harnessVersion: HARNESS_VERSION,

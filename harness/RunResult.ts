@@ -29,24 +29,90 @@ export interface Counterexample {
   readonly shrinkSteps: number
 }
 
-/** One property run on one adapter: `runsRequested` generated scenarios, or fewer on failure. */
-export interface PropertyRun {
+/** Most distinct failed requirements one property run minimizes and reports with a counterexample. */
+export const MAX_COUNTEREXAMPLES_PER_RUN = 20
+
+/** What every property run carries, whatever its verdict. */
+export interface PropertyRunBase {
   readonly propertyId: string
   readonly subject: SubjectName
   readonly adapter: string
   readonly seed: number
   readonly runsRequested: number
+  /**
+   * Generated scenarios that ran (shrinking not counted). Equal to `runsRequested` when the property
+   * spent its whole budget; fewer only when the time limit cut it short or the adapter broke.
+   */
   readonly runsExecuted: number
-  readonly verdict: Verdict
   readonly durationMs: number
-  /** How many executed scenarios reached each requirement's situation. */
+  /**
+   * How many executed scenarios reached each requirement's situation (up to the end of the scenario or
+   * its divergence; a scenario that diverged on a requirement reached it).
+   */
   readonly covered: Readonly<Record<string, number>>
-  readonly counterexample?: Counterexample
-  /** For `error`: what broke (adapter threw or hung), with a hint. */
-  readonly error?: { readonly message: string; readonly hint: string }
-  /** For `not-applicable`: the capabilities the adapter lacks. */
-  readonly missingCapabilities?: ReadonlyArray<CapabilityName>
 }
+
+/** The whole budget ran and every scenario held. */
+export interface PassedPropertyRun extends PropertyRunBase {
+  readonly verdict: "pass"
+}
+
+/** The time limit cut the search short and no scenario failed: nothing is certain. */
+export interface UnknownPropertyRun extends PropertyRunBase {
+  readonly verdict: "unknown"
+}
+
+/**
+ * At least one requirement failed. The search went on after the first failure: every distinct failed
+ * requirement (up to `MAX_COUNTEREXAMPLES_PER_RUN`) has its own minimized counterexample, in the order
+ * they were found.
+ */
+export interface FailedPropertyRun extends PropertyRunBase {
+  readonly verdict: "fail"
+  /** One per failed requirement, never empty, each diverging on its own requirement. */
+  readonly counterexamples: readonly [Counterexample, ...ReadonlyArray<Counterexample>]
+  /**
+   * Per failed requirement (the keys are those of `counterexamples`): further scenarios that diverged
+   * on it after its first one. Each such scenario ended there without a new report ("known").
+   */
+  readonly knownFailures: Readonly<Record<string, number>>
+  /**
+   * Present only when the bound was hit: requirements that failed after `MAX_COUNTEREXAMPLES_PER_RUN`
+   * others already had, with how many scenarios diverged on each; they have no counterexample.
+   */
+  readonly failuresBeyondBound?: Readonly<Record<string, number>>
+}
+
+/** The adapter lacks a capability the property needs; nothing ran. */
+export interface NotApplicablePropertyRun extends PropertyRunBase {
+  readonly verdict: "not-applicable"
+  /** The capabilities the adapter lacks (at least one). */
+  readonly missingCapabilities: ReadonlyArray<CapabilityName>
+}
+
+/** The adapter threw or hung, or the implementation was non-deterministic: no requirement verdict. */
+export interface ErrorPropertyRun extends PropertyRunBase {
+  readonly verdict: "error"
+  /** What broke, with a hint. */
+  readonly error: { readonly message: string; readonly hint: string }
+}
+
+/** One property run on one adapter: a union keyed by `verdict`, each variant carrying its own data. */
+export type PropertyRun = PassedPropertyRun | UnknownPropertyRun | FailedPropertyRun | NotApplicablePropertyRun | ErrorPropertyRun
+
+/** The counterexamples of a run: none unless it failed. */
+export const counterexamplesOf = (run: PropertyRun): ReadonlyArray<Counterexample> => (run.verdict === "fail" ? run.counterexamples : [])
+
+/** The counterexample of `requirementId` in a run, if it failed on it. */
+export const counterexampleFor = (run: PropertyRun, requirementId: string): Counterexample | undefined =>
+  counterexamplesOf(run).find((counterexample) => counterexample.divergence.requirementId === requirementId)
+
+/** The requirement IDs a run failed on, each with its own counterexample, in the order found. */
+export const failedRequirementIds = (run: PropertyRun): ReadonlyArray<string> =>
+  counterexamplesOf(run).map((counterexample) => counterexample.divergence.requirementId)
+
+/** True when the run spent its whole budget (every requested scenario ran). */
+export const spentWholeBudget = (run: PropertyRun): boolean => run.runsExecuted >= run.runsRequested
 
 /** The verdict of one requirement on one adapter, with the reason in one sentence. */
 export interface RequirementResult {
@@ -60,6 +126,7 @@ export interface RequirementResult {
   /** Executed scenarios that reached this requirement's situation. */
   readonly coveredRuns: number
   readonly missingCapabilities?: ReadonlyArray<CapabilityName>
+  /** For fail: this requirement's own minimized counterexample (absent only beyond the per-run bound). */
   readonly counterexample?: Counterexample
 }
 
@@ -79,9 +146,12 @@ export interface VerdictCounts {
   readonly error: number
 }
 
+/** Version of the JSON report's schema: 2 since `PropertyRun` is a union keyed by verdict. */
+export const REPORT_SCHEMA_VERSION = 2 as const
+
 /** The JSON report; `schemaVersion` changes whenever a field changes meaning or is removed. */
 export interface ConformanceReport {
-  readonly schemaVersion: 1
+  readonly schemaVersion: typeof REPORT_SCHEMA_VERSION
   readonly kind: "run" | "certify"
   readonly suite: { readonly name: string; readonly version: string; readonly hash: string }
   readonly harnessVersion: string

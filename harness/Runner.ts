@@ -1,6 +1,11 @@
 /**
  * The runner: one model-based property x one adapter x one seed x a budget of runs -> a structured
- * `PropertyRun` (verdict, minimized counterexample with its trace, seed, path, replay token, coverage).
+ * `PropertyRun` (verdict; when it fails, one minimized counterexample per failed requirement, each with
+ * its trace, seed, path and replay token; coverage).
+ *
+ * The runner spends the whole budget even after a failure (`FailureSearch.ts`): later scenarios that
+ * diverge on an already failed requirement are counted as known, new failed requirements get their own
+ * counterexample, shrunk so that it keeps failing on that same requirement.
  *
  * Every generated scenario runs on a fresh isolated database, under a fresh virtual clock and a
  * `Random` seeded from the scenario's own bytes, so the same scenario always executes the same way.
@@ -11,10 +16,11 @@ import { Cause, Effect, Exit } from "effect"
 import * as fc from "fast-check"
 import { type CapabilityName, hasCapability, type StorageAdapter } from "../adapters/contract.ts"
 import { HarnessError, InvalidOptionsError } from "./errors.ts"
-import type { Divergence, ExecutionTrace, Json, PropertyDefinition } from "./Property.ts"
+import { type DivergentTrace, divergentRequirement, type FirstFailure, searchScenarios, type SearchOutcome, shrinkFailure } from "./FailureSearch.ts"
+import type { ExecutionTrace, Json, PropertyDefinition } from "./Property.ts"
 import { checksum32, encodeReplayToken } from "./ReplayToken.ts"
 import { withRunEnvironment } from "./RunEnvironment.ts"
-import type { Counterexample, PropertyRun } from "./RunResult.ts"
+import type { Counterexample, FailedPropertyRun, PropertyRun, PropertyRunBase } from "./RunResult.ts"
 import { SUITE_VERSION } from "./SuiteVersion.ts"
 
 /** Default time one scenario may take on real (wall-clock) time before the adapter is declared hung: 60 s. */
@@ -27,9 +33,12 @@ export const MAX_RUNS = 100_000
 export interface RunProgress {
   readonly propertyId: string
   readonly adapter: string
+  /** Scenarios of the budget started so far (shrink candidates not counted). */
   readonly runsDone: number
   readonly runsTotal: number
   readonly phase: "generating" | "shrinking"
+  /** While shrinking: the requirement whose counterexample is being minimized. */
+  readonly requirementId?: string
 }
 
 /** Options of `runProperty`. */
@@ -45,6 +54,11 @@ export interface RunPropertyOptions {
   /** Wall-clock limit of one scenario; past it the adapter is declared hung (verdict `error`). */
   readonly runTimeoutMs?: number
   readonly onProgress?: (progress: RunProgress) => void
+  /**
+   * Detection measurements only: stop once this many distinct requirements failed. The run has then
+   * not spent its budget, so every requirement it did not fail stays `unknown`, never `pass`.
+   */
+  readonly stopAfterFailures?: number
 }
 
 /** Capabilities the property needs that the adapter lacks. */
@@ -112,9 +126,9 @@ const truncateToExecuted = (
   property: PropertyDefinition<any>,
   adapter: StorageAdapter,
   scenario: Json,
-  trace: ExecutionTrace & { readonly divergence: Divergence },
+  trace: DivergentTrace,
   runTimeoutMs: number
-): Effect.Effect<{ readonly scenario: Json; readonly trace: ExecutionTrace & { readonly divergence: Divergence } }, HarnessError> =>
+): Effect.Effect<{ readonly scenario: Json; readonly trace: DivergentTrace }, HarnessError> =>
   Effect.gen(function*() {
     const shorter = property.truncate?.(scenario, trace)
     if (shorter === undefined || JSON.stringify(shorter) === JSON.stringify(scenario)) return { scenario, trace }
@@ -122,7 +136,7 @@ const truncateToExecuted = (
     const same = shorterTrace.divergence !== null &&
       shorterTrace.divergence.requirementId === trace.divergence.requirementId &&
       shorterTrace.divergence.stepIndex === trace.divergence.stepIndex
-    return same ? { scenario: shorter, trace: shorterTrace as ExecutionTrace & { readonly divergence: Divergence } } : { scenario, trace }
+    return same ? { scenario: shorter, trace: shorterTrace as DivergentTrace } : { scenario, trace }
   })
 
 const validate = (options: RunPropertyOptions): InvalidOptionsError | undefined => {
@@ -132,141 +146,161 @@ const validate = (options: RunPropertyOptions): InvalidOptionsError | undefined 
   if (!Number.isInteger(options.seed) || options.seed < -0x80000000 || options.seed > 0x7fffffff) {
     return new InvalidOptionsError({ message: `seed must be a 32-bit integer, got ${options.seed}`, hint: "pass --seed S with -2147483648 <= S <= 2147483647" })
   }
+  if (options.stopAfterFailures !== undefined && !(Number.isSafeInteger(options.stopAfterFailures) && options.stopAfterFailures >= 1)) {
+    return new InvalidOptionsError({ message: `stopAfterFailures must be a positive integer, got ${options.stopAfterFailures}`, hint: "omit it to search the whole budget" })
+  }
   if (options.timeLimitMs !== undefined && !(options.timeLimitMs > 0)) {
     return new InvalidOptionsError({ message: `time limit must be positive, got ${options.timeLimitMs}`, hint: "omit it or pass a positive number of ms" })
   }
   return undefined
 }
 
-/** Runs one property on one adapter and returns its structured result. */
-export const runProperty = Effect.fn("runProperty")(function*(options: RunPropertyOptions) {
-  const invalid = validate(options)
-  if (invalid !== undefined) return yield* invalid
-  const { property, adapter, seed, runs } = options
-  const startedMs = Date.now()
-  const base = {
-    propertyId: property.id,
-    subject: property.subject,
-    adapter: adapter.name,
-    seed,
-    runsRequested: runs
-  }
-  /** A run that ended in an infrastructure error (verdict `error`), never shrunk, never a requirement failure. */
-  const errorRun = (error: { readonly message: string; readonly hint: string }, runsExecuted: number, covered: PropertyRun["covered"]): PropertyRun => ({
-    ...base,
-    runsExecuted,
-    verdict: "error",
-    durationMs: Date.now() - startedMs,
-    covered,
-    error: { message: error.message, hint: error.hint }
+/** Everything minimizing one failure needs. */
+interface MinimizeContext {
+  readonly property: PropertyDefinition<any>
+  readonly adapter: StorageAdapter
+  readonly arbitrary: fc.Arbitrary<Json>
+  readonly seed: number
+  readonly runTimeoutMs: number
+  /** Wall-clock deadline (epoch ms) of the whole property run, when it has a time limit. */
+  readonly deadlineMs: number | undefined
+  readonly onShrinkCandidate: (requirementId: string) => void
+}
+
+const nonDeterministic = (property: PropertyDefinition<any>, requirementId: string): HarnessError =>
+  new HarnessError({
+    message: `the minimized counterexample of ${property.id} for ${requirementId} did not fail again on ${requirementId} when re-executed: the implementation or adapter is non-deterministic`,
+    hint: "make sure time comes only from Clock, randomness only from Random, and no state survives between runs"
   })
-  const missing = missingCapabilities(property, adapter)
-  if (missing.length > 0) {
-    const run: PropertyRun = { ...base, runsExecuted: 0, verdict: "not-applicable", durationMs: 0, covered: {}, missingCapabilities: missing }
-    return run
-  }
-  if (adapter.host !== undefined) {
-    return yield* adapter.host.runProperty({
-      propertyId: property.id,
-      implementation: property.implementation ?? "reference",
-      seed,
-      runs,
-      ...(options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs }),
-      ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs })
-    }).pipe(
-      // A host that broke (the object was reset, the runtime died) is an infrastructure error of this
-      // property run, reported as verdict `error`, not a failure of the whole conformance run.
-      Effect.catch((error) => Effect.succeed(errorRun(error, 0, {})))
-    )
-  }
 
-  const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS
-  const covered = new Map<string, number>()
-  let generated = 0
-  let shrinking = false
-  let infrastructureError: HarnessError | undefined
-
-  const predicate = async (scenario: Json): Promise<boolean> => {
-    if (infrastructureError !== undefined) return true
-    if (!shrinking) generated++
-    options.onProgress?.({ propertyId: property.id, adapter: adapter.name, runsDone: generated, runsTotal: runs, phase: shrinking ? "shrinking" : "generating" })
-    const exit = await Effect.runPromiseExit(executeScenario(property, adapter, scenario, runTimeoutMs))
-    if (Exit.isFailure(exit)) {
-      if (!shrinking) {
-        const error = Cause.squash(exit.cause)
-        infrastructureError = error instanceof HarnessError
-          ? error
-          : new HarnessError({ message: describeCause(exit.cause), hint: "rerun with --verbose for the stack" })
-      }
-      return true
+/**
+ * Shrinks one failed requirement's first scenario on that requirement, re-executes the smallest one to
+ * record its trace (refusing one that does not fail the same way again), drops the commands that never
+ * ran, and bundles it as a replayable counterexample.
+ */
+const minimizeFailure = (context: MinimizeContext, failure: FirstFailure): Effect.Effect<Counterexample, HarnessError> =>
+  Effect.gen(function*() {
+    const { property, adapter, runTimeoutMs } = context
+    const execute = (scenario: Json) => executeScenario(property, adapter, scenario, runTimeoutMs)
+    const shrunk = yield* shrinkFailure({
+      arbitrary: context.arbitrary,
+      execute,
+      seed: context.seed,
+      ...(context.deadlineMs === undefined ? {} : { timeLimitMs: context.deadlineMs - Date.now() }),
+      onCandidate: () => context.onShrinkCandidate(failure.requirementId)
+    }, failure)
+    if (shrunk === undefined) return yield* nonDeterministic(property, failure.requirementId)
+    const shrunkTrace = yield* execute(shrunk.scenario)
+    if (shrunkTrace.divergence === null || divergentRequirement(shrunkTrace.divergence) !== failure.requirementId) {
+      return yield* nonDeterministic(property, failure.requirementId)
     }
-    const trace = exit.value
-    if (!shrinking) for (const id of trace.covered) covered.set(id, (covered.get(id) ?? 0) + 1)
-    if (trace.divergence !== null) {
-      shrinking = true
-      return false
-    }
-    return true
-  }
-
-  const details = yield* Effect.promise(() =>
-    fc.check(fc.asyncProperty(property.scenario(adapter.capabilities), predicate), {
-      seed,
-      numRuns: runs,
-      ...(options.timeLimitMs === undefined ? {} : { interruptAfterTimeLimit: options.timeLimitMs })
-    })
-  )
-  const coveredRecord = Object.fromEntries([...covered.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-  const durationMs = Date.now() - startedMs
-
-  if (infrastructureError !== undefined) return errorRun(infrastructureError, generated, coveredRecord)
-  if (details.failed && details.counterexample !== null) {
-    const shrunk = details.counterexample[0] as Json
-    const shrunkTrace = yield* executeScenario(property, adapter, shrunk, runTimeoutMs)
-    if (shrunkTrace.divergence === null) {
-      return errorRun({
-        message: `the minimized counterexample of ${property.id} did not fail again when re-executed: the implementation or adapter is non-deterministic`,
-        hint: "make sure time comes only from Clock, randomness only from Random, and no state survives between runs"
-      }, generated, coveredRecord)
-    }
-    const { scenario, trace } = yield* truncateToExecuted(property, adapter, shrunk, { ...shrunkTrace, divergence: shrunkTrace.divergence }, runTimeoutMs)
-    const path = details.counterexamplePath ?? ""
+    const { scenario, trace } = yield* truncateToExecuted(property, adapter, shrunk.scenario, { ...shrunkTrace, divergence: shrunkTrace.divergence }, runTimeoutMs)
     const counterexample: Counterexample = {
       propertyId: property.id,
       scenario,
       trace,
       divergence: trace.divergence,
-      seed: details.seed,
-      path,
+      seed: context.seed,
+      path: shrunk.path,
       replayToken: encodeReplayToken({
         suiteVersion: SUITE_VERSION,
         propertyId: property.id,
         implementation: property.implementation ?? "reference",
         adapter: adapter.name,
-        seed: details.seed,
-        path,
+        seed: context.seed,
+        path: shrunk.path,
         scenario
       }),
-      runsToDetect: generated,
-      shrinkSteps: details.numShrinks
+      runsToDetect: failure.index + 1,
+      shrinkSteps: shrunk.shrinkSteps
     }
-    const run: PropertyRun = { ...base, runsExecuted: generated, verdict: "fail", durationMs, covered: coveredRecord, counterexample }
-    return run
-  }
-  if (details.failed) {
-    // fast-check failed without a counterexample: the property threw outside any scenario.
-    return yield* new HarnessError({
-      message: `fast-check stopped ${property.id}: ${String(details.errorInstance)}`,
-      hint: "the scenario generator of this property is broken; report it with the seed"
-    })
-  }
-  const exhausted = details.interrupted && generated < runs
-  const run: PropertyRun = {
+    return counterexample
+  })
+
+const sortedRecord = (counts: ReadonlyMap<string, number>): Readonly<Record<string, number>> =>
+  Object.fromEntries([...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+
+/** The verdict of a search with no infrastructure error: fail with every counterexample, else pass or unknown. */
+const concludeSearch = (
+  base: PropertyRunBase,
+  search: SearchOutcome,
+  counterexamples: ReadonlyArray<Counterexample>
+): PropertyRun => {
+  const [first, ...rest] = counterexamples
+  if (first === undefined) return { ...base, verdict: search.runsExecuted < base.runsRequested ? "unknown" : "pass" }
+  const failed: FailedPropertyRun = {
     ...base,
-    runsExecuted: generated,
-    verdict: exhausted ? "unknown" : "pass",
-    durationMs,
-    covered: coveredRecord
+    verdict: "fail",
+    counterexamples: [first, ...rest],
+    knownFailures: sortedRecord(new Map(counterexamples.map((cx) => [cx.divergence.requirementId, search.knownFailures.get(cx.divergence.requirementId) ?? 0]))),
+    ...(search.beyondBound.size === 0 ? {} : { failuresBeyondBound: sortedRecord(search.beyondBound) })
   }
-  return run
+  return failed
+}
+
+/** A property run of `adapter.host`, delegated whole to where the adapter's databases live. */
+const runHosted = (options: RunPropertyOptions, host: NonNullable<StorageAdapter["host"]>, errorRun: (error: { readonly message: string; readonly hint: string }) => PropertyRun) =>
+  host.runProperty({
+    propertyId: options.property.id,
+    implementation: options.property.implementation ?? "reference",
+    seed: options.seed,
+    runs: options.runs,
+    ...(options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs }),
+    ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs })
+  }).pipe(
+    // A host that broke (the object was reset, the runtime died) is an infrastructure error of this
+    // property run, reported as verdict `error`, not a failure of the whole conformance run.
+    Effect.catch((error) => Effect.succeed(errorRun(error)))
+  )
+
+/**
+ * Runs one property on one adapter and returns its structured result: the whole budget is searched,
+ * then each distinct failed requirement (at most `MAX_COUNTEREXAMPLES_PER_RUN`) is minimized.
+ */
+export const runProperty = Effect.fn("runProperty")(function*(options: RunPropertyOptions) {
+  const invalid = validate(options)
+  if (invalid !== undefined) return yield* invalid
+  const { property, adapter, seed, runs } = options
+  const startedMs = Date.now()
+  const base = (runsExecuted: number, covered: PropertyRunBase["covered"]): PropertyRunBase => ({
+    propertyId: property.id,
+    subject: property.subject,
+    adapter: adapter.name,
+    seed,
+    runsRequested: runs,
+    runsExecuted,
+    durationMs: Date.now() - startedMs,
+    covered
+  })
+  const missing = missingCapabilities(property, adapter)
+  if (missing.length > 0) {
+    const notApplicable: PropertyRun = { ...base(0, {}), durationMs: 0, verdict: "not-applicable", missingCapabilities: missing }
+    return notApplicable
+  }
+  if (adapter.host !== undefined) {
+    return yield* runHosted(options, adapter.host, (error) => ({ ...base(0, {}), verdict: "error", error: { message: error.message, hint: error.hint } }))
+  }
+  const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS
+  const arbitrary = property.scenario(adapter.capabilities) as fc.Arbitrary<Json>
+  const report = (phase: RunProgress["phase"], runsDone: number, requirementId?: string) =>
+    options.onProgress?.({ propertyId: property.id, adapter: adapter.name, runsDone, runsTotal: runs, phase, ...(requirementId === undefined ? {} : { requirementId }) })
+  const search = yield* searchScenarios({
+    arbitrary,
+    execute: (scenario) => executeScenario(property, adapter, scenario, runTimeoutMs),
+    seed,
+    runs,
+    ...(options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs }),
+    onScenario: (runsDone) => report("generating", runsDone),
+    ...(options.stopAfterFailures === undefined ? {} : { stopAfterFailures: options.stopAfterFailures })
+  })
+  const errorRun = (error: HarnessError): PropertyRun => ({ ...base(search.runsExecuted, sortedRecord(search.covered)), verdict: "error", error: { message: error.message, hint: error.hint } })
+  if (search.infrastructureError !== undefined) return errorRun(search.infrastructureError)
+  const context: MinimizeContext = {
+    property, adapter, arbitrary, seed, runTimeoutMs,
+    deadlineMs: options.timeLimitMs === undefined ? undefined : startedMs + options.timeLimitMs,
+    onShrinkCandidate: (requirementId) => report("shrinking", search.runsExecuted, requirementId)
+  }
+  const minimized = yield* Effect.forEach(search.firstFailures, (failure) => minimizeFailure(context, failure)).pipe(Effect.result)
+  if (minimized._tag === "Failure") return errorRun(minimized.failure)
+  return concludeSearch(base(search.runsExecuted, sortedRecord(search.covered)), search, minimized.success)
 })

@@ -20,7 +20,7 @@ import { canonicalJson, canonicalSha256 } from "./canonical.ts"
 import { escapeHtml as esc } from "./escape.ts"
 import { redactSecrets } from "./redact.ts"
 import certificateSchema from "./schema/certificate-v1.schema.json" with { type: "json" }
-import reportSchema from "./schema/report-v1.schema.json" with { type: "json" }
+import reportSchema from "./schema/report-v2.schema.json" with { type: "json" }
 import { countVerdicts, overallStatus, replayCommand, VERDICT_LABEL, VERDICTS } from "./text.ts"
 
 /** The certificate format version this module writes and verifies. */

@@ -1,6 +1,6 @@
 /**
  * The JSON report: rendering with a stable key order, validation against the versioned JSON Schema
- * (`reports/schema/report-v1.schema.json`), and reading a report file back.
+ * (`reports/schema/report-v2.schema.json`), and reading a report file back.
  *
  * Key order follows the schema's declaration order (so `schemaVersion` comes first and every report
  * reads the same way); free-form JSON inside the report (operation arguments, results, state) has its
@@ -8,15 +8,18 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js"
 import type { ErrorObject } from "ajv/dist/2020.js"
-import type { ConformanceReport } from "../harness/RunResult.ts"
+import { type ConformanceReport, REPORT_SCHEMA_VERSION } from "../harness/RunResult.ts"
 import { redactSecrets } from "./redact.ts"
-import reportSchema from "./schema/report-v1.schema.json" with { type: "json" }
+import reportSchema from "./schema/report-v2.schema.json" with { type: "json" }
 
-/** The report schema version these writers produce and read. */
-export const REPORT_SCHEMA_VERSION = 1 as const
+/**
+ * The report schema version these writers produce and read: 2 since a property run is a union keyed by
+ * its verdict (version 1 had one optional `counterexample` per property run).
+ */
+export { REPORT_SCHEMA_VERSION }
 
-/** The JSON Schema document of version 1 of the report. */
-export const reportSchemaV1: object = reportSchema
+/** The JSON Schema document of version 2 of the report. */
+export const reportSchemaV2: object = reportSchema
 
 /** One schema violation: where (a JSON Pointer into the report) and what is wrong. */
 export interface ReportValidationError {

@@ -94,5 +94,11 @@ export const overallStatus = (counts: VerdictCounts): OverallStatus =>
   counts.fail > 0 || counts.error > 0 ? "fail" : counts.unknown > 0 ? "incomplete" : "pass"
 
 /** The one-sentence explanation of a failed requirement (the divergence's, or the reason). */
-export const explanationOf = (requirement: RequirementResult): string =>
-  requirement.counterexample?.divergence.explanation ?? requirement.reason
+export const explanationOf = (requirement: RequirementResult): string => {
+  const divergence = requirement.counterexample?.divergence
+  if (divergence === undefined) return requirement.reason
+  const also = divergence.alsoRequirementIds ?? []
+  return also.length === 0
+    ? divergence.explanation
+    : `${divergence.explanation} [attribution ambiguous: the same disagreement also violates ${also.join(", ")}]`
+}

@@ -18,12 +18,12 @@ export const runContract = (
     for (const property of adapterProperties) {
       runs.push(yield* runProperty({ property, adapter, seed: options.seed, runs: options.runs }))
     }
-    const failedIds = runs.flatMap((run) => (run.counterexample === undefined ? [] : [run.counterexample.divergence.requirementId]))
+    const failedIds = runs.flatMap((run) => (run.verdict === "fail" ? run.counterexamples.map((cx) => cx.divergence.requirementId) : []))
     return { runs, failedIds: [...new Set(failedIds)].sort() }
   })
 
 /** A one-line description of a run for assertion messages. */
 export const describeRun = (run: PropertyRun): string =>
-  `${run.propertyId}: ${run.verdict}${run.error === undefined ? "" : ` (${run.error.message})`}${
-    run.counterexample === undefined ? "" : ` (${run.counterexample.divergence.requirementId}: ${run.counterexample.divergence.explanation})`
+  `${run.propertyId}: ${run.verdict}${run.verdict === "error" ? ` (${run.error.message})` : ""}${
+    run.verdict === "fail" ? run.counterexamples.map((cx) => ` (${cx.divergence.requirementId}: ${cx.divergence.explanation})`).join("") : ""
   }`

@@ -155,16 +155,16 @@ export const makeReport = (): ConformanceReport => {
   const sqlite: AdapterResult = {
     fingerprint: sqliteFingerprint,
     requirements: [
-      requirement("ALM-001", "an alarm runs no earlier than its runAt", "pass", "alarms/model passed 100 runs; 100 reached this situation."),
-      requirement("ALM-002", "a crash never loses a due alarm", "pass", "alarms/model passed 100 runs; 37 reached this situation.", { coveredRuns: 37 }),
-      requirement("ALM-003", "retries reset only on strictly increasing progress", "pass", "alarms/model passed 100 runs; 12 reached this situation.", {
+      requirement("ALM-001", "an alarm runs no earlier than its runAt", "pass", "100 of 100 scenarios reached it; all held"),
+      requirement("ALM-002", "a crash never loses a due alarm", "pass", "37 of 100 scenarios reached it; all held", { coveredRuns: 37 }),
+      requirement("ALM-003", "retries reset only on strictly increasing progress", "pass", "12 of 100 scenarios reached it; all held", {
         coveredRuns: 12
       }),
       requirement("ALM-004", "competing processors never run one alarm twice", "not-applicable", "The adapter lacks independentConnections, rowLocks.", {
         missingCapabilities: ["independentConnections", "rowLocks"],
         coveredRuns: 0
       }),
-      requirement("CNT-001", "a stored blob reads back byte-identical", "pass", "content/model passed 100 runs; 100 reached this situation.", {
+      requirement("CNT-001", "a stored blob reads back byte-identical", "pass", "100 of 100 scenarios reached it; all held", {
         subject: "content"
       })
     ],
@@ -196,18 +196,18 @@ export const makeReport = (): ConformanceReport => {
   const postgres: AdapterResult = {
     fingerprint: postgresFingerprint,
     requirements: [
-      requirement("ALM-001", "an alarm runs no earlier than its runAt", "pass", "alarms/model passed 8 runs before a failure of another requirement; 8 reached this situation.", {
-        coveredRuns: 8
+      requirement("ALM-001", "an alarm runs no earlier than its runAt", "pass", "100 of 100 scenarios reached it; all held", {
+        coveredRuns: 100
       }),
-      requirement("ALM-002", "a crash never loses a due alarm", "fail", `alarms/model found a counterexample: ${explanation}`, { counterexample, coveredRuns: 3 }),
+      requirement("ALM-002", "a crash never loses a due alarm", "fail", `${explanation} (failed in 3 of 3 scenarios that reached it)`, { counterexample, coveredRuns: 3 }),
       requirement(
         "ALM-003",
         "retries reset only on strictly increasing progress",
         "unknown",
-        "The budget of 100 runs was exhausted after 8 runs (stopped by the failure of ALM-002); this situation was never reached.",
+        "reached by 0 of 100 scenarios",
         { coveredRuns: 0 }
       ),
-      requirement("ALM-004", "competing processors never run one alarm twice", "pass", "alarms/model passed 8 runs; 5 reached this situation.", { coveredRuns: 5 }),
+      requirement("ALM-004", "competing processors never run one alarm twice", "pass", "5 of 100 scenarios reached it; all held", { coveredRuns: 5 }),
       requirement(
         "CNT-001",
         "a stored blob reads back byte-identical",
@@ -223,11 +223,12 @@ export const makeReport = (): ConformanceReport => {
         adapter: "postgres",
         seed: 42,
         runsRequested: 100,
-        runsExecuted: 8,
+        runsExecuted: 100,
         verdict: "fail",
         durationMs: 5210,
-        covered: { "ALM-001": 8, "ALM-002": 3, "ALM-004": 5 },
-        counterexample
+        covered: { "ALM-001": 100, "ALM-002": 3, "ALM-004": 5 },
+        counterexamples: [counterexample],
+        knownFailures: { "ALM-002": 2 }
       },
       {
         propertyId: "content/model",
@@ -245,7 +246,7 @@ export const makeReport = (): ConformanceReport => {
   }
   const adapters = [sqlite, postgres]
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     kind: "run",
     suite: { name: "durable-conformance", version: "0.1.0", hash: "9f2c4b1e0d3a5f6e7b8c9d0a1b2c3d4e5f60718293a4b5c6d7e8f90123456789" },
     harnessVersion: "0.1.0",

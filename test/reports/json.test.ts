@@ -1,18 +1,19 @@
 import { describe, expect, it } from "vitest"
 import type { AdapterCapabilities, AdapterFingerprint } from "../../adapters/contract.ts"
 import type { Divergence, ExecutionTrace, StepRecord } from "../../harness/Property.ts"
-import type { AdapterResult, ConformanceReport, Counterexample, PropertyRun, RequirementResult, VerdictCounts } from "../../harness/RunResult.ts"
-import { readReport, renderJson, ReportReadError, reportSchemaV1, validateReport } from "../../reports/json.ts"
+import { type AdapterResult, type ConformanceReport, type Counterexample, MAX_COUNTEREXAMPLES_PER_RUN, type PropertyRun, type RequirementResult, type VerdictCounts } from "../../harness/RunResult.ts"
+import { readReport, renderJson, ReportReadError, reportSchemaV2, validateReport } from "../../reports/json.ts"
 import { counterexample, makeReport, PLANTED_PASSWORD, REPLAY_TOKEN } from "./fixtures.ts"
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+type KeysOfUnion<T> = T extends unknown ? keyof T : never
 const clone = <T>(value: T): Mutable<T> => JSON.parse(JSON.stringify(value)) as Mutable<T>
 
 interface SchemaObject {
   readonly properties: Readonly<Record<string, unknown>>
   readonly required?: ReadonlyArray<string>
 }
-const schema = reportSchemaV1 as SchemaObject & { readonly $defs: Readonly<Record<string, SchemaObject>> }
+const schema = reportSchemaV2 as SchemaObject & { readonly $defs: Readonly<Record<string, SchemaObject>> }
 const def = (name: string): SchemaObject => {
   const found = schema.$defs[name]
   if (found === undefined) throw new Error(`no $defs.${name}`)
@@ -47,17 +48,43 @@ describe("report JSON schema", () => {
     expect(validateReport(naWithout).valid).toBe(false)
 
     expect(validateReport(null).valid).toBe(false)
-    expect(validateReport({ ...makeReport(), schemaVersion: 2 }).valid).toBe(false)
+    expect(validateReport({ ...makeReport(), schemaVersion: 1 }).valid).toBe(false)
+  })
+
+  it("keys a property run by its verdict: each verdict carries its own fields and no other's", () => {
+    const postgresRuns = (report: Mutable<ConformanceReport>) =>
+      (report as unknown as { adapters: Array<{ properties: Array<Record<string, unknown>> }> }).adapters[1]!.properties
+    const valid = (mutate: (runs: Array<Record<string, unknown>>) => void): boolean => {
+      const report = clone(makeReport())
+      mutate(postgresRuns(report))
+      return validateReport(report).valid
+    }
+    expect(valid(() => {})).toBe(true)
+    expect(valid((runs) => delete runs[0]!["counterexamples"])).toBe(false)
+    expect(valid((runs) => (runs[0]!["counterexamples"] = []))).toBe(false)
+    expect(valid((runs) => delete runs[0]!["knownFailures"])).toBe(false)
+    expect(valid((runs) => (runs[0]!["counterexample"] = runs[0]!["counterexamples"]))).toBe(false)
+    expect(valid((runs) => (runs[0]!["verdict"] = "pass"))).toBe(false)
+    expect(valid((runs) => (runs[0]!["failuresBeyondBound"] = { "ALM-009": 2 }))).toBe(true)
+    expect(valid((runs) => delete runs[1]!["error"])).toBe(false)
+    expect(valid((runs) => (runs[1]!["missingCapabilities"] = ["rowLocks"]))).toBe(false)
+    expect(valid((runs) => {
+      delete runs[1]!["error"]
+      Object.assign(runs[1]!, { verdict: "not-applicable", missingCapabilities: ["rowLocks"] })
+    })).toBe(true)
+    const counterexamples = (def("propertyRun").properties["counterexamples"] as { readonly maxItems: number }).maxItems
+    expect(counterexamples).toBe(MAX_COUNTEREXAMPLES_PER_RUN)
   })
 
   it("declares exactly the fields of the TypeScript types (checked both ways by tsc and at run time)", () => {
     // `satisfies Record<keyof T, true>` fails to compile when a key is missing or unknown, so these
     // lists track the types; the expectations tie them to the schema.
     const step = { index: true, operation: true, args: true, virtualTimeMs: true, implementation: true, model: true, fault: true, implementationState: true, modelState: true } satisfies Record<keyof StepRecord, true>
-    const divergence = { requirementId: true, stepIndex: true, explanation: true, expected: true, actual: true } satisfies Record<keyof Divergence, true>
+    const divergence = { requirementId: true, alsoRequirementIds: true, stepIndex: true, observable: true, rules: true, explanation: true, expected: true, actual: true } satisfies Record<keyof Divergence, true>
     const trace = { steps: true, divergence: true, covered: true } satisfies Record<keyof ExecutionTrace, true>
     const cx = { propertyId: true, scenario: true, trace: true, divergence: true, seed: true, path: true, replayToken: true, runsToDetect: true, shrinkSteps: true } satisfies Record<keyof Counterexample, true>
-    const run = { propertyId: true, subject: true, adapter: true, seed: true, runsRequested: true, runsExecuted: true, verdict: true, durationMs: true, covered: true, counterexample: true, error: true, missingCapabilities: true } satisfies Record<keyof PropertyRun, true>
+    // PropertyRun is a union keyed by verdict: the schema declares the keys of every variant.
+    const run = { propertyId: true, subject: true, adapter: true, seed: true, runsRequested: true, runsExecuted: true, verdict: true, durationMs: true, covered: true, counterexamples: true, knownFailures: true, failuresBeyondBound: true, error: true, missingCapabilities: true } satisfies Record<KeysOfUnion<PropertyRun>, true>
     const requirement = { requirementId: true, subject: true, title: true, verdict: true, reason: true, propertyIds: true, coveredRuns: true, missingCapabilities: true, counterexample: true } satisfies Record<keyof RequirementResult, true>
     const adapter = { fingerprint: true, requirements: true, properties: true } satisfies Record<keyof AdapterResult, true>
     const fingerprint = { name: true, adapterVersion: true, engine: true, engineVersion: true, dialect: true, capabilities: true } satisfies Record<keyof AdapterFingerprint, true>
@@ -100,7 +127,7 @@ describe("renderJson", () => {
 
   it("orders keys by the schema (schemaVersion first) and sorts free-form JSON", () => {
     const text = renderJson(makeReport())
-    expect(text.startsWith('{\n  "schemaVersion": 1,\n  "kind": "run",\n  "suite"')).toBe(true)
+    expect(text.startsWith('{\n  "schemaVersion": 2,\n  "kind": "run",\n  "suite"')).toBe(true)
     const parsed = JSON.parse(text) as ConformanceReport
     const args = parsed.adapters[1]?.requirements[1]?.counterexample?.trace.steps[0]?.args as Record<string, unknown>
     expect(Object.keys(args)).toEqual(["id", "payload", "runAt", "tag"])
@@ -127,7 +154,7 @@ describe("readReport", () => {
   it("refuses a truncated file, a foreign schema version and a schema violation with a clear message", () => {
     const text = renderJson(makeReport())
     expect(() => readReport(text.slice(0, text.length / 2))).toThrow(/not valid JSON/)
-    expect(() => readReport(text.replace('"schemaVersion": 1', '"schemaVersion": 7'))).toThrow(/schema version 7 is not supported/)
+    expect(() => readReport(text.replace('"schemaVersion": 2', '"schemaVersion": 7'))).toThrow(/schema version 7 is not supported/)
     let caught: unknown
     try {
       readReport(text.replace('"harnessVersion": "0.1.0"', '"harnessVersion": 3'))

@@ -27,7 +27,7 @@ describe("renderMarkdown", () => {
 
   it("lists errors, unknowns and not-applicable requirements with their reasons", () => {
     expect(markdown).toMatch(/### Errors\n\n- ERROR <code>CNT-001<\/code> on <code>postgres<\/code>: The adapter failed/)
-    expect(markdown).toContain("- unknown <code>ALM-003</code> on <code>postgres</code>: The budget of 100 runs was exhausted")
+    expect(markdown).toContain("- unknown <code>ALM-003</code> on <code>postgres</code>: reached by 0 of 100 scenarios")
     expect(markdown).toContain("(needs independentConnections, rowLocks)")
   })
 
