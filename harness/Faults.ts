@@ -1,106 +1,77 @@
 /**
- * Named faults, drawn from the same seed as the operations, so they live in the search space and
- * shrink like any other generated data. The harness gives them names and plumbing; each subject's
- * property gives them meaning (which hook points exist, what a redelivery is for that subject).
+ * The one fault vocabulary of the harness. Faults are generated data, drawn from the same seed as the
+ * operations, so they live in the search space and shrink like any other input.
+ *
+ * Storage faults strike the n-th outermost storage transaction an operation runs, at the storage
+ * boundary the harness owns (`StorageBoundary.ts`): an implementation needs no hook point, no
+ * cooperation and no knowledge of the harness to be crashed. A subject's model gives each fault the
+ * same meaning at the same transaction boundary.
  */
 import * as fc from "fast-check"
 
-/** A crash at the `occurrence`-th hit of hook point `hook`: the open transaction rolls back and the service is rebuilt from storage. */
-export interface CrashFault {
-  readonly kind: "crash"
-  readonly hook: string
-  readonly occurrence: number
+/**
+ * Where a storage fault strikes its transaction:
+ * - `inside`: the process dies before the transaction commits, so nothing of it is kept;
+ * - `afterCommit`: the process dies right after the commit, before the implementation continues;
+ * - `lostReply`: the commit succeeds, but the caller sees a failure (Jepsen's `:info` outcome);
+ * - `setAlarmFails`: the platform alarm write made during the transaction fails (no crash).
+ */
+export type StorageFaultPhase = "inside" | "afterCommit" | "lostReply" | "setAlarmFails"
+
+/** Every storage fault phase, in the order generators draw them (shrinking moves toward the first). */
+export const STORAGE_FAULT_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit", "lostReply", "setAlarmFails"]
+
+/** The phases that end the process (the harness interrupts the operation and rebuilds the service). */
+export const CRASH_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit"]
+
+/** A fault in the `transaction`-th (1-based) outermost storage transaction of one operation. */
+export interface StorageFault {
+  readonly transaction: number
+  readonly phase: StorageFaultPhase
 }
 
-/** The operation at step `step` commits, but the caller is told it failed (Jepsen's `:info` outcome). */
-export interface LostAcknowledgementFault {
-  readonly kind: "lostAck"
-  readonly step: number
+/** Options of `storageFaultArbitrary`. */
+export interface StorageFaultSpace {
+  /** Highest transaction ordinal a fault may name (an operation that runs fewer is not faulted). */
+  readonly maxTransaction: number
+  /** Phases to draw (default: all). */
+  readonly phases?: ReadonlyArray<StorageFaultPhase>
 }
 
-/** The delivery at step `step` (an alarm, a timer) is delivered twice. */
-export interface RedeliveryFault {
-  readonly kind: "redelivery"
-  readonly step: number
-}
-
-/** The handler (or reporter) invoked at step `step` fails. */
-export interface HandlerFailureFault {
-  readonly kind: "handlerFailure"
-  readonly step: number
-}
-
-/** The host evicts the object after step `step`: in-memory state is lost, storage survives. */
-export interface EvictionFault {
-  readonly kind: "eviction"
-  readonly step: number
-}
-
-/** One named fault. */
-export type Fault = CrashFault | LostAcknowledgementFault | RedeliveryFault | HandlerFailureFault | EvictionFault
-
-/** The faults of one scenario, in the order they were drawn. */
-export type FaultPlan = ReadonlyArray<Fault>
-
-/** Fault kinds a property may ask for. */
-export type FaultKind = Fault["kind"]
-
-/** What a property tells the generator about its fault space. */
-export interface FaultSpace {
-  /** Hook point names the implementation has (crash targets). */
-  readonly hooks: ReadonlyArray<string>
-  /** Kinds this property can interpret. */
-  readonly kinds: ReadonlyArray<FaultKind>
-  /** Highest step index a step-addressed fault may name. */
-  readonly maxStep: number
-  /** Highest hook occurrence a crash may name (default 4). */
-  readonly maxOccurrence?: number
-  /** Most faults in one plan (default 2). Plans shrink toward no faults. */
-  readonly maxFaults?: number
-}
-
-/** Generates fault plans over `space`; shrinks toward the empty plan. */
-export const faultPlanArbitrary = (space: FaultSpace): fc.Arbitrary<FaultPlan> => {
-  const step = fc.nat({ max: Math.max(0, space.maxStep) })
-  const byKind: Record<FaultKind, fc.Arbitrary<Fault> | undefined> = {
-    crash: space.hooks.length === 0 ? undefined : fc.record({
-      kind: fc.constant("crash" as const),
-      hook: fc.constantFrom(...space.hooks),
-      occurrence: fc.integer({ min: 1, max: space.maxOccurrence ?? 4 })
-    }),
-    lostAck: fc.record({ kind: fc.constant("lostAck" as const), step }),
-    redelivery: fc.record({ kind: fc.constant("redelivery" as const), step }),
-    handlerFailure: fc.record({ kind: fc.constant("handlerFailure" as const), step }),
-    eviction: fc.record({ kind: fc.constant("eviction" as const), step })
-  }
-  const choices = space.kinds.flatMap((kind) => {
-    const arbitrary = byKind[kind]
-    return arbitrary === undefined ? [] : [arbitrary]
+/**
+ * Generates one storage fault; shrinks toward the first transaction and the first phase.
+ *
+ * @example storageFaultArbitrary({ maxTransaction: 3 }) // { transaction: 2, phase: "lostReply" }, ...
+ */
+export const storageFaultArbitrary = (space: StorageFaultSpace): fc.Arbitrary<StorageFault> => {
+  const phases = space.phases ?? STORAGE_FAULT_PHASES
+  if (phases.length === 0) throw new Error("storageFaultArbitrary needs at least one phase")
+  return fc.record({
+    transaction: fc.integer({ min: 1, max: Math.max(1, space.maxTransaction) }),
+    phase: fc.constantFrom(...phases)
   })
-  if (choices.length === 0) return fc.constant([])
-  return fc.array(fc.oneof(...choices), { maxLength: space.maxFaults ?? 2 })
 }
 
-/** The fault in plain words, for reports and step traces. */
-export const describeFault = (fault: Fault): string => {
-  switch (fault.kind) {
-    case "crash":
-      return `crash at hook ${fault.hook} (hit ${fault.occurrence})`
-    case "lostAck":
-      return `lost acknowledgement of step ${fault.step}`
-    case "redelivery":
-      return `redelivery at step ${fault.step}`
-    case "handlerFailure":
-      return `handler failure at step ${fault.step}`
-    case "eviction":
-      return `eviction after step ${fault.step}`
+/** Whether the fault ends the process. */
+export const isCrash = (fault: StorageFault): boolean => CRASH_PHASES.includes(fault.phase)
+
+/**
+ * The fault in plain words; `label` names the transaction when known (`acknowledge:…`), and `reached`
+ * says whether the operation ran that many transactions at all.
+ *
+ * @example describeStorageFault({ transaction: 2, phase: "inside" }, "acknowledge", true)
+ * // "crash inside storage transaction 2 (acknowledge), before it committed"
+ */
+export const describeStorageFault = (fault: StorageFault, label: string | undefined, reached: boolean): string => {
+  const where = `storage transaction ${fault.transaction}${!reached ? " (not reached)" : label === undefined ? "" : ` (${label})`}`
+  switch (fault.phase) {
+    case "inside":
+      return `crash inside ${where}, before it committed`
+    case "afterCommit":
+      return `crash right after ${where} committed`
+    case "lostReply":
+      return `${where} committed but its reply was lost`
+    case "setAlarmFails":
+      return `the platform alarm write fails in ${where}`
   }
 }
-
-/** The crash of a plan, if it has one (a run crashes at most once per armed point). */
-export const crashesOf = (plan: FaultPlan): ReadonlyArray<CrashFault> =>
-  plan.filter((fault): fault is CrashFault => fault.kind === "crash")
-
-/** True when the plan has a step-addressed fault of `kind` at `step`. */
-export const hasStepFault = (plan: FaultPlan, kind: Exclude<FaultKind, "crash">, step: number): boolean =>
-  plan.some((fault) => fault.kind === kind && fault.step === step)

@@ -1,13 +1,13 @@
 /**
  * Named hook points placed between an implementation's statements (`yield* hookPoint("afterReferenceScan")`).
  *
- * In production the reference's default is a no-op. Under the harness a scripted controller decides,
- * per hit, to continue, to crash (the fiber dies with `InjectedCrash`, so the open transaction rolls
- * back, like a process crash), or to pause until the schedule releases it. Pauses are how the harness
- * explores interleavings of concurrent operations deterministically: no sleeps, only barriers.
+ * Hook points are an optional refinement for finer interleavings, never the way faults reach an
+ * implementation (faults come through the storage boundary, `StorageBoundary.ts`): an implementation
+ * without them is certified the same way, with fewer interleavings explored. In production the
+ * reference's default is a no-op. Under the harness a scripted controller records each hit and may
+ * pause an operation there until the schedule releases it: no sleeps, only barriers.
  */
 import { Context, Deferred, Effect } from "effect"
-import { InjectedCrash } from "./errors.ts"
 
 /** The capability an implementation calls at each hook point. */
 export interface HookPointsService {
@@ -41,12 +41,6 @@ export interface HookHit {
   readonly occurrence: number
 }
 
-/** Where a scripted controller crashes: the `occurrence`-th hit of `hook` (any label). */
-export interface CrashPoint {
-  readonly hook: string
-  readonly occurrence: number
-}
-
 /** A paused operation, waiting for `release`. */
 export interface PausedAt {
   readonly hook: string
@@ -57,15 +51,13 @@ export interface PausedAt {
 export const MAX_RECORDED_HOOK_HITS = 10_000
 
 /**
- * A scripted hook controller for one run: records hits, crashes at a planned point, and pauses
- * chosen (label, hook) pairs until released. Built per run; not shared between runs.
+ * A scripted hook controller for one run: records hits and pauses chosen (label, hook) pairs until
+ * released. Built per run; not shared between runs.
  */
 export interface ScriptedHooks {
   readonly service: HookPointsService
   /** Hits so far, in order (bounded by `MAX_RECORDED_HOOK_HITS`). */
   readonly hits: () => ReadonlyArray<HookHit>
-  /** Arms a crash at the given point (replacing any earlier one); `null` disarms. */
-  readonly crashAt: (point: CrashPoint | null) => void
   /** Arms a pause: the next hit of `hook` by operation `label` waits until `release(label)`. */
   readonly pauseAt: (label: string, hook: string) => Effect.Effect<void>
   /** Waits until operation `label` is paused at its armed hook. */
@@ -85,16 +77,12 @@ export const makeScriptedHooks: Effect.Effect<ScriptedHooks> = Effect.sync(() =>
   const hits: Array<HookHit> = []
   const occurrences = new Map<string, number>()
   const gates = new Map<string, PauseGate>()
-  let crash: CrashPoint | null = null
 
   const at = (name: string): Effect.Effect<void> =>
     Effect.flatMap(Effect.service(OperationLabel), (label) => {
       const occurrence = (occurrences.get(name) ?? 0) + 1
       occurrences.set(name, occurrence)
       if (hits.length < MAX_RECORDED_HOOK_HITS) hits.push({ hook: name, label, occurrence })
-      if (crash !== null && crash.hook === name && crash.occurrence === occurrence) {
-        return Effect.die(new InjectedCrash({ hook: name, occurrence }))
-      }
       const gate = gates.get(label)
       if (gate === undefined || gate.hook !== name) return Effect.void
       gates.delete(label)
@@ -113,9 +101,6 @@ export const makeScriptedHooks: Effect.Effect<ScriptedHooks> = Effect.sync(() =>
   return {
     service: { at },
     hits: () => hits,
-    crashAt: (point) => {
-      crash = point
-    },
     pauseAt: (label, hook) =>
       Effect.gen(function*() {
         const gate: PauseGate = { hook, reached: yield* Deferred.make<PausedAt>(), released: yield* Deferred.make<void>() }

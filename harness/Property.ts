@@ -42,8 +42,14 @@ export interface StepRecord {
 export interface Divergence {
   /** The requirement whose observable differed. */
   readonly requirementId: string
+  /** Other requirements citing as many of the broken rules (ambiguous attribution names them all). */
+  readonly alsoRequirementIds?: ReadonlyArray<string>
   /** Index of the step where it showed. */
   readonly stepIndex: number
+  /** The observable that differed, e.g. `getAlarmStatus(job/a)`. */
+  readonly observable?: string
+  /** The reference-page rules that decide the observable. */
+  readonly rules?: ReadonlyArray<string>
   /** One plain sentence: what was expected, what happened, and why the model expected it. */
   readonly explanation: string
   readonly expected: Json

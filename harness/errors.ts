@@ -23,8 +23,3 @@ export class ReplayTokenError extends Data.TaggedError("ReplayTokenError")<{
   readonly hint: string
 }> {}
 
-/** A fault injected on purpose by a fault plan (crash at a hook point). Never escapes a run. */
-export class InjectedCrash extends Data.TaggedError("InjectedCrash")<{
-  readonly hook: string
-  readonly occurrence: number
-}> {}

@@ -4,6 +4,7 @@
  * ALM-040..049 are the cross-cutting guarantees named in the issue (budget reset, park reporting,
  * platform alarm, handler writes, timeline, dispatch order, rejection, migration, handles, repeats).
  */
+import { type Attributor, makeAttributor } from "../harness/Attribution.ts"
 import type { Requirement } from "./Requirement.ts"
 
 const SINCE = "0.1.0"
@@ -27,7 +28,7 @@ export const alarmRequirements: ReadonlyArray<Requirement> = [
     "The retry delay of attempt n MUST be the parked delay when parked, and otherwise min(parkedRetryDelay, base * 2^(n-1)); with defaults 1, 2, 4, 8, 16, 32, 64 s, then 1 h.",
     ["R2"]),
   alarm("ALM-003", "schema migration keeps old rows",
-    "Opening storage written by the older schema MUST add and backfill wake_at = max(run_at, retry_at ?? run_at), replace the run_at index by the wake index as the last step, and MUST NOT lose or stall any stored alarm.",
+    "Opening storage written in either older layout (before attempt tracking; attempt tracking without wake_at) MUST add and backfill wake_at = max(run_at, retry_at ?? run_at), replace the run_at index by the wake index as the last step, and MUST NOT lose or stall any stored alarm; the migration runs inside each transaction, so a transaction that fails MUST leave the older layout untouched.",
     ["R3"]),
   alarm("ALM-004", "transactions are atomic",
     "A transaction MUST apply all of its closure's mutations, the platform alarm reconciliation and the commit together, or none of them when the closure fails or the process crashes before commit; park reports MUST happen only after the commit.",
@@ -159,7 +160,7 @@ export const alarmRequirements: ReadonlyArray<Requirement> = [
     "An invalid configuration or invalid processDueAlarms options MUST be rejected with their typed error before any row or the platform alarm changes.",
     ["R1", "R8", "R20"]),
   alarm("ALM-047", "older-schema rows keep firing",
-    "Rows written by the older schema (no wake_at, no attempts row) MUST be dispatched and acknowledged after migration like any other row.",
+    "Rows written in an older layout (no wake_at; with or without an attempts row, backing off or parked) MUST keep their attempt state and be dispatched at max(run_at, retry_at ?? run_at) and acknowledged after migration like any other row.",
     ["R3"]),
   alarm("ALM-048", "handles and passes cannot be used after they end",
     "A transaction handle used after its transaction or from another fiber, and a schedule from a handler pass that has ended, MUST be rejected with StorageOperationError and write nothing.",
@@ -169,7 +170,8 @@ export const alarmRequirements: ReadonlyArray<Requirement> = [
     ["R8", "R23", "H2"])
 ]
 
-const primaryRule = (requirement: Requirement): string | undefined => requirement.rules[0]
+/** Attribution over the alarms catalog; ALM-042 (the platform alarm and stored state) when no rule matches. */
+export const alarmsAttributor: Attributor = makeAttributor(alarmRequirements, "ALM-042")
 
 /**
  * Requirement IDs citing any of `rules`, most specific first: for each rule in order, the entry whose
@@ -177,16 +179,4 @@ const primaryRule = (requirement: Requirement): string | undefined => requiremen
  *
  * @example requirementsForRules(["R11"]) // ["ALM-011", "ALM-040", "ALM-030"]
  */
-export const requirementsForRules = (rules: ReadonlyArray<string>): Array<string> => {
-  const ids: Array<string> = []
-  for (const rule of rules) {
-    const citing = alarmRequirements
-      .filter((requirement) => requirement.rules.includes(rule))
-      .sort((a, b) =>
-        Number(primaryRule(b) === rule) - Number(primaryRule(a) === rule) || a.rules.length - b.rules.length ||
-        a.id.localeCompare(b.id)
-      )
-    for (const requirement of citing) if (!ids.includes(requirement.id)) ids.push(requirement.id)
-  }
-  return ids
-}
+export const requirementsForRules = (rules: ReadonlyArray<string>): ReadonlyArray<string> => alarmsAttributor.requirementsForRules(rules)

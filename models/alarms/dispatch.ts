@@ -31,6 +31,8 @@ export interface DispatchOutcome {
   /** Storage ids selected as due, in dispatch order (before the stale-row skip). */
   readonly selected: ReadonlyArray<string>
   readonly forkedWrites: ReadonlyArray<ForkedWriteOutcome>
+  /** Per forked write, the rules that decided its outcome (its own validation error, or the pass check). */
+  readonly forkedWhy: ReadonlyArray<EntryAttribution>
 }
 
 const failure = (error: ModelError): ModelResult => ({ _tag: "Failure", error })
@@ -88,7 +90,7 @@ export const processDueAlarms = (
   options: ProcessOptions,
   handlers: ReadonlyArray<HandlerScriptEntry>
 ): DispatchOutcome => {
-  const empty = { handledWhy: [], failedWhy: [], parkedWhy: [], selected: [], forkedWrites: [] }
+  const empty = { handledWhy: [], failedWhy: [], parkedWhy: [], selected: [], forkedWrites: [], forkedWhy: [] }
   const resolved = resolveConfiguration(run.state.configuration)
   if (!resolved.ok) {
     reach(run, "invalidConfigurationRejected")
@@ -131,7 +133,8 @@ export const processDueAlarms = (
       reach(run, "staleRowSkipped")
       continue
     }
-    if (snapshot.revision === 0) reach(run, "legacyRowFired")
+    // Revision 0: no attempts row; negative: the attempts row an older layout left (state.ts).
+    if (snapshot.revision <= 0) reach(run, "legacyRowFired")
     const script = scriptFor(handlers, snapshot.storageId)
     const pass: Pass = { snapshot, active: true, parked, schedules: 0 }
     const decoded = decodePayload(snapshot.payloadText)
@@ -225,10 +228,16 @@ export const processDueAlarms = (
   }
 
   const forkedWrites: Array<ForkedWriteOutcome> = []
+  const forkedWhy: Array<EntryAttribution> = []
   for (const { pass, mutation } of forked) {
     const outcome = runTransaction(run, `forked:${mutationTarget(mutation)}`, pass, (draft) => applyMutation(run, draft, pass, mutation))
     if (outcome.ok && mutation.kind === "cancelAlarm") reach(run, "forkedCancelAfterPass")
     forkedWrites.push({ ok: outcome.ok, error: outcome.ok ? null : outcome.error })
+    forkedWhy.push(
+      outcome.ok
+        ? { rules: ["R9", "H4"], why: "a cancel from a fiber forked by a handler is not pass-checked upstream (0.52)" }
+        : { rules: outcome.rules, why: outcome.why }
+    )
   }
   return {
     result,
@@ -238,6 +247,7 @@ export const processDueAlarms = (
     failedWhy,
     parkedWhy: parked.map(() => ({ rules: ["R27", "R18", "E8"], why: "newly parked in this call; reported once after commit" })),
     selected: due.map((row: RowView) => row.storageId),
-    forkedWrites
+    forkedWrites,
+    forkedWhy
   }
 }

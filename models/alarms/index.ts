@@ -8,8 +8,9 @@
  *
  *   init(options?: InitOptions): ModelState
  *     options.configuration   ScheduleConfigurationInput (ms): the reference present when the service is built
- *     options.legacyRows      rows of the older schema (no wake_at, no attempts row) that must keep firing (R3)
- *     options.platformAlarmMs platform alarm before the first transaction (default: smallest legacy run_at / null)
+ *     options.legacyRows      rows of an older layout (no wake_at; with their attempts row, if any) that must keep
+ *                             firing (R3); migrated: wake_at = max(run_at, retry_at ?? run_at), attempt state kept
+ *     options.platformAlarmMs platform alarm before the first transaction (default: smallest legacy wake / null)
  *     options.knownTags       typed definitions (R29): unknown tags are InvalidAlarmRefError / a dispatch failure
  *
  *   step(state, operation: Operation): StepOutcome       (never mutates `state`)
@@ -91,6 +92,7 @@ export {
   type AttemptsRow,
   type RowView,
   type LegacyRow,
+  type LegacyAttempts,
   type InitOptions,
   type ReporterCall,
   type Provenance
@@ -130,3 +132,4 @@ export { SITUATION_RULES, type Situation } from "./situations.ts"
 export { statusOf, predictStatuses, observableState, observableJson, type ObservableState, type ObservableRow, type StatusPrediction } from "./status.ts"
 export { describeOperation, describeState } from "./describe.ts"
 export { DEFAULT_PROCESS_LIMIT } from "./validation.ts"
+export { alarmsModel, ALARMS_MODEL_NAME } from "./referenceModel.ts"

@@ -38,12 +38,15 @@ export type TransactionMutation = Mutation & { readonly misuse?: "forkedFiber" |
  * (see `StepOutcome.transactions` for the order). `inside`: process crash before commit (nothing
  * commits; the operation stops; the service is rebuilt). `afterCommit`: crash after commit, before
  * the park reports (committed, reports lost; the operation stops; the service is rebuilt).
+ * `lostReply`: the transaction commits but the caller sees a storage failure (`StorageOperationError`,
+ * reason `lostReply`), so it acts as if the transaction had failed: no park reports, the operation
+ * goes on as after any failed transaction (no crash).
  * `setAlarmFails`: the platform alarm write fails, so the transaction rolls back with
- * `StorageOperationError` (no crash).
+ * `StorageOperationError` (no crash). The same shape as the harness's `StorageFault`.
  */
 export interface TransactionFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "setAlarmFails"
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "setAlarmFails"
 }
 
 /** What a handler does during its pass: a standalone call, or an explicit transaction. */

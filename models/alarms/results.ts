@@ -21,7 +21,7 @@ export type ModelErrorTag =
  * their pass ends" rejection (R9); `inactiveHandle` a transaction handle used off its fiber or after
  * its transaction (R5); `setAlarmFailed` the platform alarm write failed (R6).
  */
-export type StorageFailureReason = "detachedWork" | "inactiveHandle" | "setAlarmFailed"
+export type StorageFailureReason = "detachedWork" | "inactiveHandle" | "setAlarmFailed" | "lostReply"
 
 /** A predicted error. `reason` is a plain-words detail; for StorageOperationError one of StorageFailureReason. */
 export interface ModelError {

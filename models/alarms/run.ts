@@ -31,7 +31,7 @@ export interface TransactionRecord {
   readonly ordinal: number
   /** e.g. `scheduleAlarm`, `transaction`, `handler:<storageId>`, `acknowledge:<storageId>`, `failure:<storageId>`, `reconcile`, `forked:<storageId>`. */
   readonly label: string
-  readonly outcome: "committed" | "rolledBack" | "crashedInside" | "crashedAfterCommit"
+  readonly outcome: "committed" | "committedReplyLost" | "rolledBack" | "crashedInside" | "crashedAfterCommit"
   /** Platform alarm after the transaction (unchanged when it did not commit). */
   readonly platformAlarmMs: number | null
 }
@@ -139,6 +139,16 @@ export const runTransaction = <A>(
     run.situations.add("crashAfterCommit")
     if (draft.reports.length > 0) run.situations.add("parkReportLost")
     throw new CrashSignal(ordinal, "afterCommit")
+  }
+  if (fault === "lostReply") {
+    // Committed, but the caller sees a storage failure: it never learns of the commit, so no reports.
+    run.transactions.push({ ordinal, label, outcome: "committedReplyLost", platformAlarmMs })
+    run.situations.add("lostReply")
+    return failWith(
+      { _tag: "StorageOperationError", reason: "lostReply" },
+      ["R4"],
+      "the transaction committed but its reply was lost, so the caller saw a storage failure and sent no park reports"
+    )
   }
   run.transactions.push({ ordinal, label, outcome: "committed", platformAlarmMs })
   reportParked(run, draft.reports, pass)

@@ -58,6 +58,7 @@ export const SITUATION_RULES = {
   crashInsideTransaction: ["R4", "R6"],
   crashAfterCommit: ["R4", "R27"],
   setAlarmFailureRolledBack: ["R6"],
+  lostReply: ["R4", "R27"],
   platformAlarmSet: ["R6"],
   platformAlarmDeleted: ["R6"],
   serviceRebuilt: ["R1"]

@@ -1,5 +1,6 @@
 /**
- * The model's state: the rows that matter (`scheduled_alarms` joined with `alarm_attempts`), the
+ * The model's state: the rows that matter (`effect_cf_scheduled_alarms` joined with
+ * `effect_cf_alarm_attempts`), the
  * platform alarm, the configuration layers and the reporter log. Plain JSON, never mutated in place.
  */
 import type { Json } from "../../harness/Property.ts"
@@ -13,8 +14,9 @@ export interface Provenance {
 }
 
 /**
- * An `alarm_attempts` row. `revision` is abstract: a counter unique per write (upstream a random uuid);
- * only equality matters and it is never observable.
+ * An `effect_cf_alarm_attempts` row. `revision` is abstract: a counter unique per write (upstream a
+ * random uuid); only equality matters and it is never observable. Revisions written by the model are
+ * positive; an attempts row found in an older layout has a negative revision (0 when it stored '').
  */
 export interface AttemptsRow {
   readonly revision: number
@@ -24,7 +26,7 @@ export interface AttemptsRow {
   readonly progress: number
 }
 
-/** A `scheduled_alarms` row with its attempts row (null for rows written by the older schema). */
+/** An `effect_cf_scheduled_alarms` row with its attempts row (null when it has none, as rows of layout (a)). */
 export interface ScheduledRow {
   readonly storageId: string
   readonly alarmId: string
@@ -63,7 +65,25 @@ export interface ModelState {
   readonly forgotten: Readonly<Record<string, Provenance>>
 }
 
-/** A row written by the previous schema (effect-cf 0.50): no `wake_at`, no attempts row (R3). */
+/**
+ * The attempts row of a legacy row in layout (b) (attempt tracking without `wake_at`): backing off
+ * (`attempts > 0`, `retryAtMs` set, not parked), parked, or fresh (`attempts 0`, no `retryAtMs`).
+ */
+export interface LegacyAttempts {
+  /** Stored revision; only '' versus non-empty matters to the model (default: non-empty). */
+  readonly revision?: string
+  readonly attempts: number
+  readonly parked: boolean
+  readonly retryAtMs: number | null
+  /** Progress cursor; -1 when none. */
+  readonly progress: number
+}
+
+/**
+ * A row written by an older layout (R3): (a) before attempt tracking (no `wake_at`, no attempts row;
+ * `attempts` absent or null) or (b) attempt tracking without `wake_at` (`attempts` as stored, or
+ * absent when the row has no attempts row).
+ */
 export interface LegacyRow {
   readonly tag: string
   readonly id: string
@@ -71,15 +91,16 @@ export interface LegacyRow {
   readonly repeatEveryMs?: number | null
   /** Stored JSON text; may be undecodable on purpose (then dispatch takes the failure path without an event). */
   readonly payloadText: string
+  readonly attempts?: LegacyAttempts | null
 }
 
 /** Options of `init`. */
 export interface InitOptions {
   /** The configuration reference present when the service is built (also the ambient one). */
   readonly configuration?: ScheduleConfigurationInput
-  /** Rows left by the older schema; migration backfills `wake_at = run_at`. */
+  /** Rows left by an older layout; migration backfills `wake_at = max(run_at, retry_at ?? run_at)`. */
   readonly legacyRows?: ReadonlyArray<LegacyRow>
-  /** The platform alarm before the first transaction (default: the smallest legacy run_at, else null). */
+  /** The platform alarm before the first transaction (default: the smallest legacy wake, else null). */
   readonly platformAlarmMs?: number | null
   /** Typed definitions: only these tags may be scheduled or cancelled; other stored tags fail dispatch. */
   readonly knownTags?: ReadonlyArray<string>
@@ -139,26 +160,49 @@ export const platformAlarmFor = (rows: Readonly<Record<string, ScheduledRow>>): 
 }
 
 /**
- * The initial state: empty tables (or legacy rows already migrated: `wake_at = run_at`, no attempts row).
+ * The migrated form of legacy row number `index` (R3): `wake_at = max(run_at, retry_at ?? run_at)`, the
+ * attempt state kept as stored. A stored revision maps to `-(index + 1)` ('' to 0, like a missing row).
+ */
+const migratedLegacyRow = (legacy: LegacyRow, index: number): ScheduledRow => {
+  const stored = legacy.attempts ?? null
+  const attemptsRow: AttemptsRow | null = stored === null ? null : {
+    revision: stored.revision === "" ? 0 : -(index + 1),
+    attempts: stored.attempts,
+    parked: stored.parked,
+    retryAtMs: stored.retryAtMs,
+    progress: stored.progress
+  }
+  return {
+    storageId: storageIdOf(legacy),
+    alarmId: legacy.id,
+    tag: legacy.tag,
+    runAtMs: legacy.runAtMs,
+    wakeAtMs: Math.max(legacy.runAtMs, stored?.retryAtMs ?? legacy.runAtMs),
+    repeatEveryMs: legacy.repeatEveryMs ?? null,
+    payloadText: legacy.payloadText,
+    attemptsRow,
+    decidedBy: {
+      rules: ["R3"],
+      why: stored === null
+        ? "written by an older layout without an attempts row; migration backfilled wake_at = run_at"
+        : "written by an older layout with its attempts row; migration backfilled wake_at = max(run_at, retry_at ?? run_at)"
+    }
+  }
+}
+
+/**
+ * The initial state: empty tables, or legacy rows already migrated (R3): each keeps its deadline and
+ * attempt state, and wakes at `max(run_at, retry_at ?? run_at)`.
  *
  * @example init().rows // {}
  */
 export const init = (options: InitOptions = {}): ModelState => {
   const rows: Record<string, ScheduledRow> = {}
-  for (const legacy of options.legacyRows ?? []) {
-    const storageId = storageIdOf(legacy)
-    rows[storageId] = {
-      storageId,
-      alarmId: legacy.id,
-      tag: legacy.tag,
-      runAtMs: legacy.runAtMs,
-      wakeAtMs: legacy.runAtMs,
-      repeatEveryMs: legacy.repeatEveryMs ?? null,
-      payloadText: legacy.payloadText,
-      attemptsRow: null,
-      decidedBy: { rules: ["R3"], why: "written by the older schema; migration backfilled wake_at = run_at" }
-    }
-  }
+  ;(options.legacyRows ?? []).forEach((legacy, index) => {
+    const row = migratedLegacyRow(legacy, index)
+    rows[row.storageId] = row
+  })
+  assertRowInvariants(rows)
   const legacyAlarm = platformAlarmFor(rows)
   const configuration = options.configuration ?? {}
   return {

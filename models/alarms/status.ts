@@ -41,7 +41,7 @@ export interface ObservableRow {
   readonly wakeAtMs: number
   readonly repeatEveryMs: number | null
   readonly payloadText: string
-  /** False for a row written by the older schema that has no attempts row yet. */
+  /** False for a row written in an older layout that has no attempts row yet. */
   readonly hasAttemptsRow: boolean
   readonly attempts: number
   readonly parked: boolean

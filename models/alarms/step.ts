@@ -142,12 +142,7 @@ const dispatch = (run: StepRun, operation: Extract<Operation, { kind: "processDu
     value.parked.forEach((entry, index) => extra.push({ observable: `parked[${index}]`, expected: json(entry), ...outcome.parkedWhy[index]! }))
   }
   outcome.forkedWrites.forEach((entry, index) =>
-    extra.push({
-      observable: `forkedWrite[${index}]`,
-      expected: json(entry),
-      rules: ["R9", "H4"],
-      why: entry.ok ? "a cancel from a fiber forked by a handler is not pass-checked upstream (0.52)" : "writes after the pass ended are rejected"
-    })
+    extra.push({ observable: `forkedWrite[${index}]`, expected: json(entry), ...outcome.forkedWhy[index]! })
   )
   return { result: outcome.result, rules: outcome.rules, why: outcome.why, extra, forkedWrites: outcome.forkedWrites }
 }

@@ -5,6 +5,7 @@
  * platform alarms, self-rearming handlers, replayed cursors, and collisions in a 2 x 3 id space.
  */
 import * as fc from "fast-check"
+import { storageFaultArbitrary } from "../../harness/Faults.ts"
 import type { Json } from "../../harness/Property.ts"
 import type { OnFailureScript, ProcessOptions, ScheduleConfigurationInput, TransactionFault } from "../../models/alarms/index.ts"
 import { UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
@@ -16,6 +17,8 @@ import {
   type HandlerWriteSpec,
   IDS,
   type InputSpec,
+  type LegacyAttemptsSpec,
+  type LegacyLayoutKind,
   type LegacyRowSpec,
   type MutationSpec,
   type RefSpec,
@@ -27,7 +30,7 @@ import {
 export interface ScenarioShape {
   /** Inject transaction faults (crash inside, crash after commit, failing platform alarm write). */
   readonly faults: boolean
-  /** Start from rows of the older schema. */
+  /** Start from rows of one of the two older layouts. */
   readonly legacy: boolean
   /** Upper bound on generated chunks (a chunk is one command or a short timeline). */
   readonly maxChunks: number
@@ -109,10 +112,8 @@ const transactionMutation: fc.Arbitrary<TransactionMutationSpec> = fc.tuple(
   )
 ).map(([value, misuse]) => (misuse === undefined ? value : { ...value, misuse }))
 
-const fault: fc.Arbitrary<TransactionFault> = fc.record({
-  transaction: fc.integer({ min: 1, max: 4 }),
-  phase: fc.constantFrom("inside" as const, "afterCommit" as const, "setAlarmFails" as const)
-})
+/** Any storage fault in the first four transactions of an operation (harness/Faults.ts). */
+const fault: fc.Arbitrary<TransactionFault> = storageFaultArbitrary({ maxTransaction: 4 })
 
 /** A fault aimed at the first transactions of a dispatch, where failures and parking commit. */
 const dispatchFault: fc.Arbitrary<TransactionFault> = fc.record({
@@ -120,6 +121,7 @@ const dispatchFault: fc.Arbitrary<TransactionFault> = fc.record({
   phase: fc.oneof(
     { weight: 2, arbitrary: fc.constant("afterCommit" as const) },
     { weight: 2, arbitrary: fc.constant("setAlarmFails" as const) },
+    { weight: 1, arbitrary: fc.constant("lostReply" as const) },
     { weight: 1, arbitrary: fc.constant("inside" as const) }
   )
 })
@@ -473,17 +475,57 @@ const chunk = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
     { weight: 1, arbitrary: redelivery(shape) }
   )
 
-const legacyRows: fc.Arbitrary<ReadonlyArray<LegacyRowSpec>> = fc.uniqueArray(
-  fc.record(
-    {
-      ref: validRef,
-      runInMs: fc.integer({ min: -60_000, max: 120_000 }),
-      repeatEveryMs: fc.constantFrom(60_000, 3_600_000),
-      payloadText: fc.constantFrom("null", "1", "{\"n\":2}", "{not json")
-    },
-    { requiredKeys: ["ref", "runInMs", "payloadText"] }
-  ).map(({ ref: target, ...rest }): LegacyRowSpec => ({ tag: target.tag, id: target.id, ...rest })),
-  { minLength: 1, maxLength: 4, selector: (row) => `${row.tag}/${row.id}` }
+const cursor: fc.Arbitrary<number> = fc.nat({ max: 3 })
+
+/** An attempts row of layout (b): backing off, parked, or fresh (maybe with a cursor); R3 must honour its retry_at. */
+const legacyAttempts: fc.Arbitrary<LegacyAttemptsSpec> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record(
+      { attempts: fc.integer({ min: 1, max: 7 }), retryInMs: fc.integer({ min: -30_000, max: 130_000 }), progress: cursor },
+      { requiredKeys: ["attempts", "retryInMs"] }
+    )
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record(
+      {
+        attempts: fc.oneof({ weight: 3, arbitrary: fc.constant(8) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 8 }) }),
+        parked: fc.constant(true),
+        retryInMs: fc.integer({ min: -3_600_000, max: 3_600_000 }),
+        progress: cursor
+      },
+      { requiredKeys: ["attempts", "parked", "retryInMs"] }
+    )
+  },
+  { weight: 1, arbitrary: fc.record({ attempts: fc.constant(0), progress: cursor }, { requiredKeys: ["attempts"] }) }
+)
+
+/** Rows of an older layout; with `withAttempts`, some carry an attempts row (layout (b)), others none. */
+const legacyRows = (withAttempts: boolean): fc.Arbitrary<ReadonlyArray<LegacyRowSpec>> =>
+  fc.uniqueArray(
+    fc.record(
+      {
+        ref: validRef,
+        runInMs: fc.integer({ min: -60_000, max: 120_000 }),
+        repeatEveryMs: fc.constantFrom(60_000, 3_600_000),
+        payloadText: fc.constantFrom("null", "1", "{\"n\":2}", "{not json"),
+        attempts: withAttempts ? sometimes(legacyAttempts, 75) : fc.constant(undefined)
+      },
+      { requiredKeys: ["ref", "runInMs", "payloadText", "attempts"] }
+    ).map(({ ref: target, attempts, ...rest }): LegacyRowSpec => ({
+      tag: target.tag,
+      id: target.id,
+      ...rest,
+      ...(attempts === undefined ? {} : { attempts })
+    })),
+    { minLength: 1, maxLength: 4, selector: (row) => `${row.tag}/${row.id}` }
+  )
+
+/** Both older layouts of R3 with their rows: (a) before attempt tracking, (b) attempts without `wake_at`. */
+const legacyStart: fc.Arbitrary<{ readonly layout: LegacyLayoutKind; readonly rows: ReadonlyArray<LegacyRowSpec> }> = fc.oneof(
+  legacyRows(false).map((rows) => ({ layout: "beforeAttempts" as const, rows })),
+  legacyRows(true).map((rows) => ({ layout: "attemptsWithoutWake" as const, rows }))
 )
 
 /**
@@ -494,12 +536,10 @@ const legacyRows: fc.Arbitrary<ReadonlyArray<LegacyRowSpec>> = fc.uniqueArray(
 export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenario> =>
   fc.tuple(
     sometimes(configuration, 55),
-    shape.legacy ? legacyRows : fc.constant(undefined),
-    shape.legacy ? sometimes(fc.constantFrom("alarms.migration.beforeBackfill", "alarms.migration.beforeMarker"), 40) : fc.constant(undefined),
+    shape.legacy ? legacyStart : fc.constant(undefined),
     fc.array(chunk(shape), { minLength: 1, maxLength: shape.maxChunks })
-  ).map(([initial, legacy, migrationCrashAt, chunks]) => ({
+  ).map(([initial, legacy, chunks]) => ({
     ...(initial === undefined ? {} : { configuration: initial }),
-    ...(legacy === undefined ? {} : { legacyRows: legacy }),
-    ...(migrationCrashAt === undefined ? {} : { migrationCrashAt }),
+    ...(legacy === undefined ? {} : { legacyLayout: legacy.layout, legacyRows: legacy.rows }),
     commands: chunks.flat()
   }))

@@ -7,6 +7,7 @@
 import type { Json } from "../../harness/Property.ts"
 import type {
   HandlerScript,
+  LegacyAttempts,
   LegacyRow,
   Mutation,
   OnFailureScript,
@@ -16,6 +17,7 @@ import type {
   TransactionFault,
   TransactionMutation
 } from "../../models/alarms/index.ts"
+import type { LegacyLayout } from "./legacyLayout.ts"
 
 /** Tags of the id space. */
 export const TAGS = ["a", "b"] as const
@@ -102,23 +104,41 @@ export type Command =
   /** A new scheduler instance on the same database (process restart, or Durable Object eviction). */
   | { readonly op: "restart"; readonly reason: "restart" | "eviction" }
 
-/** A legacy row (older schema) with its deadline relative to the virtual epoch. */
+/**
+ * The attempts row of a legacy row in layout (b), times relative to the virtual epoch: backing off
+ * (`attempts > 0`, `retryInMs` set), parked (`parked`, `retryInMs` set) or fresh (`attempts 0`, no
+ * `retryInMs`; `progress` may hold a cursor).
+ */
+export interface LegacyAttemptsSpec {
+  readonly attempts: number
+  readonly parked?: boolean
+  readonly retryInMs?: number
+  /** Progress cursor; absent: -1 (none). */
+  readonly progress?: number
+}
+
+/** A legacy row (older layout) with its deadline relative to the virtual epoch. */
 export interface LegacyRowSpec {
   readonly tag: string
   readonly id: string
   readonly runInMs: number
   readonly repeatEveryMs?: number
   readonly payloadText: string
+  /** Its attempts row in layout (b); absent: none (always absent in layout (a)). */
+  readonly attempts?: LegacyAttemptsSpec
 }
+
+/** The older layouts (alarms.md R3): (a) before attempt tracking, (b) attempt tracking without `wake_at`. */
+export type LegacyLayoutKind = LegacyLayout["kind"]
 
 /** A whole scenario. */
 export interface AlarmsScenario {
   /** The configuration reference when the first scheduler is built. */
   readonly configuration?: ScheduleConfigurationInput
-  /** Rows written by the older schema before the first scheduler is built (migration property). */
+  /** Rows written in an older layout before the first scheduler is built (migration property). */
   readonly legacyRows?: ReadonlyArray<LegacyRowSpec>
-  /** The process crashes at this hook point of the first migration; a new scheduler then migrates again. */
-  readonly migrationCrashAt?: string
+  /** The older layout of `legacyRows`; absent: `beforeAttempts` (layout (a), rows' `attempts` ignored). */
+  readonly legacyLayout?: LegacyLayoutKind
   readonly commands: ReadonlyArray<Command>
 }
 
@@ -165,12 +185,59 @@ export const toModelScript = (script: HandlerScriptSpec, nowMs: number): Handler
   return out
 }
 
-/** The model's legacy rows (absolute times from `epochMs`). */
-export const toModelLegacyRows = (rows: ReadonlyArray<LegacyRowSpec>, epochMs: number): ReadonlyArray<LegacyRow> =>
-  rows.map((row) => ({
+/** Revision the harness stores in a legacy attempts row (any non-empty text: only equality matters). */
+const legacyRevision = (row: LegacyRowSpec): string => `legacy:${row.tag}/${row.id}`
+
+/**
+ * The older layout the harness writes for a scenario (absolute times from `epochMs`), or undefined
+ * when the scenario has no legacy rows.
+ *
+ * @example toLegacyLayout({ legacyRows: [row], commands: [] }, epochMs)?.kind // "beforeAttempts"
+ */
+export const toLegacyLayout = (scenario: AlarmsScenario, epochMs: number): LegacyLayout | undefined => {
+  const specs = scenario.legacyRows ?? []
+  if (specs.length === 0) return undefined
+  const rows = specs.map((row) => ({
     tag: row.tag,
     id: row.id,
     runAtMs: epochMs + row.runInMs,
     repeatEveryMs: row.repeatEveryMs ?? null,
     payloadText: row.payloadText
   }))
+  if (scenario.legacyLayout !== "attemptsWithoutWake") return { kind: "beforeAttempts", rows }
+  const attempts = specs.flatMap((row) =>
+    row.attempts === undefined ? [] : [{
+      tag: row.tag,
+      id: row.id,
+      revision: legacyRevision(row),
+      attempts: row.attempts.attempts,
+      parked: row.attempts.parked === true,
+      retryAtMs: row.attempts.retryInMs === undefined ? null : epochMs + row.attempts.retryInMs,
+      progress: row.attempts.progress ?? -1
+    }]
+  )
+  return { kind: "attemptsWithoutWake", rows, attempts }
+}
+
+/**
+ * The model's legacy rows for a layout: each scheduled row with its attempts row, if the layout has one.
+ *
+ * @example toModelLegacyRows(toLegacyLayout(scenario, epochMs)!)
+ */
+export const toModelLegacyRows = (layout: LegacyLayout): ReadonlyArray<LegacyRow> => {
+  const attemptsOf = new Map(
+    (layout.kind === "attemptsWithoutWake" ? layout.attempts : []).map((state) => [`${state.tag}/${state.id}`, state])
+  )
+  return layout.rows.map((row) => {
+    const state = attemptsOf.get(`${row.tag}/${row.id}`)
+    if (state === undefined) return row
+    const attempts: LegacyAttempts = {
+      revision: state.revision,
+      attempts: state.attempts,
+      parked: state.parked,
+      retryAtMs: state.retryAtMs,
+      progress: state.progress
+    }
+    return { ...row, attempts }
+  })
+}

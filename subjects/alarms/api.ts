@@ -183,9 +183,12 @@ export interface ScheduleConfiguration {
   readonly minimumRepeatInterval?: Duration.Input
 }
 
-/** The configuration reference; default `{}` (all defaults). Provide with `Effect.provideService`. */
+/**
+ * The configuration reference; default `{}` (all defaults). Provide with `Effect.provideService`. Its key is
+ * upstream's, so an upstream-shaped implementation reads the same reference with no bridge.
+ */
 export const ScheduleConfiguration = Context.Reference<ScheduleConfiguration>(
-  "durable-conformance/alarms/ScheduleConfiguration",
+  "effect-cf/DurableObjectAlarm/ScheduleConfiguration",
   { defaultValue: () => ({}) }
 )
 
@@ -200,8 +203,8 @@ export interface ResolvedScheduleConfiguration {
 /** Receives each new parked episode after commit (R27). Failures are swallowed. */
 export type AlarmReporterFn = (event: AlarmParked) => Effect.Effect<void>
 
-/** The reporter reference; the default logs a warning. */
-export const AlarmReporter = Context.Reference<AlarmReporterFn>("durable-conformance/alarms/AlarmReporter", {
+/** The reporter reference (upstream's key); the default logs a warning. */
+export const AlarmReporter = Context.Reference<AlarmReporterFn>("effect-cf/DurableObjectAlarm/AlarmReporter", {
   defaultValue: () => (event) => Effect.logWarning("alarm parked", event)
 })
 

@@ -23,9 +23,11 @@ export interface AlarmsDialect {
   /** Query with one parameter (the table name) returning one row per column, column `name`. */
   readonly columnNamesSql: string
   /**
-   * Statement run first in every scheduler transaction to serialize scheduler transactions across
-   * independent connections, as a Durable Object's single thread does (null: the engine already runs
-   * one transaction at a time). Plain reads outside transactions are not blocked.
+   * Statement run first in every scheduler transaction, before the migration (R3), to serialize
+   * scheduler transactions across independent connections, as a Durable Object's single thread does
+   * (null: the engine already runs one transaction at a time). It needs no table, so it also
+   * serializes the transactions that create or migrate the tables. Plain reads outside transactions
+   * are not blocked.
    */
   readonly transactionLockSql: string | null
 }
@@ -46,8 +48,9 @@ const postgres: AlarmsDialect = {
   indexExistsSql: "SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1",
   columnNamesSql:
     "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1",
-  // SHARE ROW EXCLUSIVE conflicts with itself and with row writes, not with plain SELECTs.
-  transactionLockSql: `LOCK TABLE ${SCHEDULED_TABLE} IN SHARE ROW EXCLUSIVE MODE`
+  // A transaction-scoped advisory lock keyed by the schema and table: held until commit or rollback,
+  // it conflicts only with itself (never with plain SELECTs), and works before the tables exist.
+  transactionLockSql: `SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.${SCHEDULED_TABLE}'))`
 }
 
 /** The dialect description for `dialect`. */

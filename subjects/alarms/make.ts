@@ -57,8 +57,6 @@ import {
 
 /** Every hook point the scheduler passes, in the order a typical operation meets them. */
 export const ALARM_HOOK_POINTS = [
-  "alarms.migration.beforeBackfill",
-  "alarms.migration.beforeMarker",
   "alarms.transaction.begin",
   "alarms.afterReadExisting",
   "alarms.afterReplaceRow",
@@ -111,15 +109,6 @@ const storageError = (operation: string) =>
       ? new StorageOperationError({ operation, cause: error })
       : (error as Exclude<E, SqlError>))
 
-/** A process crash injected by the harness, or an interruption: never treated as a handler failure. */
-const mustPropagate = (cause: Cause.Cause<unknown>): boolean =>
-  Cause.hasInterruptsOnly(cause) ||
-  cause.reasons.some((reason) =>
-    Cause.isDieReason(reason) &&
-    typeof reason.defect === "object" && reason.defect !== null &&
-    (reason.defect as { _tag?: unknown })._tag === "InjectedCrash"
-  )
-
 /** A 128-bit revision from Effect's `Random` (deterministic under `Random.withSeed`). */
 const newRevision: Effect.Effect<string> = Effect.gen(function*() {
   let revision = ""
@@ -145,7 +134,8 @@ const decodeEvent = (row: StoredAlarm): Exit.Exit<AlarmEvent, StoredAlarmDecodeE
 
 /**
  * Builds an `AlarmsImplementation.make` from pieces. `make` captures `ScheduleConfiguration` as the
- * defaults (R1) and creates or migrates the tables (R3) in one transaction.
+ * defaults (R1) and touches no storage: every storage transaction first creates or migrates the tables
+ * (R3, R4), and so do `processDueAlarms` and `getAlarmStatus` before they read.
  *
  * @example
  * ```ts
@@ -162,8 +152,11 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
     const dialect = alarmsDialect(deps.dialect)
     const store = makeAlarmStore(sql, dialect)
     const configurationDefaults: ScheduleConfigurationShape = { ...(yield* ScheduleConfiguration) }
-
-    yield* sql.withTransaction(ensureTables(sql, dialect)).pipe(storageError("ensureTables"))
+    // No storage access here: the tables are created or migrated (R3) at the start of every storage
+    // transaction, so a transaction that fails leaves an older layout untouched (R4).
+    const migrate: Effect.Effect<void, StorageOperationError> = ensureTables(sql, dialect).pipe(
+      storageError("ensureTables")
+    )
 
     const writeAttemptState = (storageId: string, state: AttemptWrite, runAtMs: number) =>
       Effect.gen(function*() {
@@ -224,8 +217,10 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
         const state: TransactionState = { reports: [], mutations: [] }
         const steps: TransactionSteps<A, ClosureFailure<E | StorageOperationError>, R> = {
           transact: <X, Y, Z>(effect: Effect.Effect<X, Y, Z>) => sql.withTransaction(effect),
+          // The lock needs no table, so it also serializes the transactions that create or migrate them.
           body: hookPoint("alarms.transaction.begin").pipe(
             Effect.andThen(serializeTransactions),
+            Effect.andThen(migrate),
             Effect.flatMap(() => body(state)),
             Effect.mapError((error) => new ClosureFailure(error))
           ),
@@ -418,6 +413,8 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
     ) =>
       Effect.gen(function*() {
         const configuration = yield* currentConfiguration
+        // As upstream: tables and migration (R3) outside a transaction, before the due rows are read.
+        yield* migrate
         const limit = yield* Effect.try({
           try: () => validateLimit(options?.limit),
           catch: (cause) => new InvalidProcessDueAlarmsOptionsError({ cause })
@@ -458,9 +455,6 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
             const actionExit = yield* Effect.exit(
               onFailure === undefined ? Effect.void : Effect.suspend(() => onFailure(failure))
             )
-            if (Exit.isFailure(actionExit) && mustPropagate(actionExit.cause)) {
-              return yield* Effect.failCause(actionExit.cause)
-            }
             const decision = pieces.decideFailure({ actionExit, baseDelayMs, configuration })
             yield* hookPoint("alarms.dispatch.beforeFailureWrite")
             yield* runTransaction((state) =>
@@ -487,10 +481,9 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
           }
           const event = eventExit.value
           yield* hookPoint("alarms.dispatch.beforeHandler")
+          // Any error or defect of the handler takes the failure path (R22); a crash is no error: the
+          // process ends, and nothing after this point runs.
           const handleExit = yield* Effect.exit(inPass(row, Effect.suspend(() => handle(event))))
-          if (Exit.isFailure(handleExit) && mustPropagate(handleExit.cause)) {
-            return yield* Effect.failCause(handleExit.cause as Cause.Cause<never>)
-          }
           yield* hookPoint("alarms.dispatch.afterHandler")
           if (Exit.isFailure(handleExit)) {
             yield* inPass(row, handleFailure(row, event, handleExit.cause))
@@ -509,6 +502,8 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
     const getAlarmStatus = (input: AlarmRef) =>
       Effect.gen(function*() {
         const ref = yield* decodeRef(input)
+        // As upstream: tables and migration (R3) outside a transaction, before the read.
+        yield* migrate
         const row = yield* store.readRow(storageIdOf(ref)).pipe(storageError("alarm.getStatus"))
         if (row === undefined) return undefined
         const status: AlarmStatus = {

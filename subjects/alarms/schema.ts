@@ -1,27 +1,30 @@
 /**
- * Tables of the alarms subject and the migration from the older schema (R3).
+ * Tables of the alarms subject and the migration from older layouts (R3), with upstream's exact
+ * persisted names (effect-cf 0.52): the layout is part of the contract, so an upgrade reads what
+ * upstream wrote.
  *
- * `scheduled_alarms` holds one row per logical alarm (`run_at` is the logical deadline, `wake_at` the
- * materialised effective wake `max(run_at, retry_at ?? run_at)`); `alarm_attempts` holds the attempt
- * state (revision, attempts, parked, retry_at, progress cursor). The older schema (before attempt
- * tracking) had no `wake_at`, no attempts table and an index on `(run_at, storage_id)`; its rows must
- * keep firing after the upgrade. The wake index is the durable migration marker: it is created last.
+ * `effect_cf_scheduled_alarms` holds one row per logical alarm (`run_at` is the logical deadline,
+ * `wake_at` the materialised effective wake `max(run_at, retry_at ?? run_at)`); `effect_cf_alarm_attempts`
+ * holds the attempt state (revision, attempts, parked, retry_at, progress cursor). Two older layouts
+ * exist: (a) before attempt tracking (no `wake_at`, no attempts table, an index on `(run_at, storage_id)`)
+ * and (b) attempt tracking without `wake_at` (the attempts table may hold backing-off or parked rows).
+ * The wake index is the durable migration marker: it is created last. `ensureTables` runs at the start
+ * of every storage transaction, so a transaction that fails leaves an older layout untouched.
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { hookPoint } from "../../harness/HookPoints.ts"
 import type { AlarmRef } from "./api.ts"
 import type { AlarmsDialect } from "./dialect.ts"
 
-/** Table of scheduled alarms. */
-export const SCHEDULED_TABLE = "scheduled_alarms"
-/** Table of attempt state. */
-export const ATTEMPTS_TABLE = "alarm_attempts"
-/** Index on `(wake_at, storage_id)`: dispatch order and the migration marker. */
-export const WAKE_INDEX = "idx_scheduled_alarms_wake_at_storage_id"
-/** Index of the older schema on `(run_at, storage_id)`, dropped by the migration. */
-export const OLD_RUN_AT_INDEX = "idx_scheduled_alarms_run_at_storage_id"
+/** Table of scheduled alarms (upstream's name). */
+export const SCHEDULED_TABLE = "effect_cf_scheduled_alarms"
+/** Table of attempt state (upstream's name). */
+export const ATTEMPTS_TABLE = "effect_cf_alarm_attempts"
+/** Index on `(wake_at, storage_id)`: dispatch order and the migration marker (upstream's name). */
+export const WAKE_INDEX = "idx_effect_cf_scheduled_alarms_wake_at_storage_id"
+/** Index of the older layouts on `(run_at, storage_id)`, dropped by the migration (upstream's name). */
+export const OLD_RUN_AT_INDEX = "idx_effect_cf_scheduled_alarms_run_at_storage_id"
 
 /** The storage key of an alarm: `"effect-cf-alarm:" + encodeURIComponent(tag) + ":" + encodeURIComponent(id)`. */
 export const storageIdOf = (ref: AlarmRef): string =>
@@ -48,53 +51,32 @@ export const currentTablesDdl = (dialect: AlarmsDialect): ReadonlyArray<string> 
   )`
 ]
 
-/**
- * DDL of the older schema (before attempt tracking): no `wake_at`, no attempts table, a run_at index.
- * Tests create it, insert rows with `insertOldRowSql`, then build a scheduler to migrate.
- */
-export const oldSchemaDdl = (dialect: AlarmsDialect): ReadonlyArray<string> => [
-  `CREATE TABLE IF NOT EXISTS ${SCHEDULED_TABLE} (
-    storage_id TEXT PRIMARY KEY,
-    alarm_id TEXT NOT NULL,
-    tag TEXT NOT NULL,
-    run_at ${dialect.epochMsType} NOT NULL,
-    repeat_every_ms ${dialect.epochMsType},
-    payload TEXT NOT NULL
-  )`,
-  `CREATE INDEX IF NOT EXISTS ${OLD_RUN_AT_INDEX} ON ${SCHEDULED_TABLE} (run_at, storage_id)`
-]
-
-/** Inserts one row in the older schema (no wake_at). */
-export const insertOldRow = (
-  sql: SqlClient.SqlClient,
-  row: {
-    readonly ref: AlarmRef
-    readonly runAtMs: number
-    readonly repeatEveryMs: number | null
-    readonly payloadJson: string
-  }
-): Effect.Effect<void, SqlError> =>
-  sql`INSERT INTO ${sql.literal(SCHEDULED_TABLE)} (storage_id, alarm_id, tag, run_at, repeat_every_ms, payload)
-      VALUES (${storageIdOf(row.ref)}, ${row.ref.id}, ${row.ref.tag}, ${row.runAtMs}, ${row.repeatEveryMs}, ${row.payloadJson})`
-    .pipe(Effect.asVoid)
+/** True when the wake index (the migration marker) exists. */
+const wakeIndexExists = (sql: SqlClient.SqlClient, dialect: AlarmsDialect): Effect.Effect<boolean, SqlError> =>
+  sql.unsafe<{ readonly name: string }>(dialect.indexExistsSql, [WAKE_INDEX]).pipe(
+    Effect.map((rows) => rows.length > 0)
+  )
 
 /**
- * Creates the tables if missing and migrates the older schema (R3). Idempotent; atomic when run in a
- * transaction. Stops early when the wake index exists (the durable migration marker).
+ * Creates the tables if missing and migrates an older layout (R3). Idempotent; atomic when run in a
+ * transaction, which is how the scheduler runs it (at the start of every storage transaction), plus
+ * outside a transaction at the start of `processDueAlarms` and `getAlarmStatus`, as upstream does.
+ * Stops when the wake index exists (the durable migration marker). That check comes first: the marker
+ * is created after both tables, so when it exists there is nothing to create, and a migrated database
+ * costs one catalog read per transaction.
  */
 export const ensureTables = (sql: SqlClient.SqlClient, dialect: AlarmsDialect): Effect.Effect<void, SqlError> =>
   Effect.gen(function*() {
+    if (yield* wakeIndexExists(sql, dialect)) return
     for (const ddl of currentTablesDdl(dialect)) yield* sql.unsafe(ddl)
-    const index = yield* sql.unsafe<{ readonly name: string }>(dialect.indexExistsSql, [WAKE_INDEX])
-    if (index.length > 0) return
     const columns = yield* sql.unsafe<{ readonly name: string }>(dialect.columnNamesSql, [SCHEDULED_TABLE])
     if (!columns.some((column) => column.name === "wake_at")) {
       yield* sql.unsafe(
         `ALTER TABLE ${SCHEDULED_TABLE} ADD COLUMN wake_at ${dialect.epochMsType} NOT NULL DEFAULT 0`
       )
     }
-    yield* hookPoint("alarms.migration.beforeBackfill")
-    // Backfill every row, including rows from before attempt tracking existed (no attempts row).
+    // Backfill every row: backing-off and parked rows of layout (b) wake at their retry_at, rows
+    // without an attempts row (layout (a), or never failed) at their run_at.
     yield* sql.unsafe(
       `UPDATE ${SCHEDULED_TABLE} SET wake_at = ${
         dialect.greatest(
@@ -104,6 +86,5 @@ export const ensureTables = (sql: SqlClient.SqlClient, dialect: AlarmsDialect): 
       }`
     )
     yield* sql.unsafe(`DROP INDEX IF EXISTS ${OLD_RUN_AT_INDEX}`)
-    yield* hookPoint("alarms.migration.beforeMarker")
     yield* sql.unsafe(`CREATE INDEX IF NOT EXISTS ${WAKE_INDEX} ON ${SCHEDULED_TABLE} (wake_at, storage_id)`)
   })

@@ -1,7 +1,7 @@
 import { Effect, Exit, Fiber, Random } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { faultPlanArbitrary, describeFault } from "../../harness/Faults.ts"
+import { describeStorageFault, isCrash, storageFaultArbitrary } from "../../harness/Faults.ts"
 import { hookPoint, labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
 import { isReleaseOrder, releaseOrderArbitrary, runInterleaved } from "../../harness/Interleaving.ts"
 import { deriveSeed, withRunEnvironment } from "../../harness/RunEnvironment.ts"
@@ -55,23 +55,6 @@ describe("seeded randomness", () => {
 })
 
 describe("hook points", () => {
-  it("crash at a planned hit kills the operation with InjectedCrash and records hits", async () => {
-    const outcome = await run(Effect.gen(function*() {
-      const hooks = yield* makeScriptedHooks
-      hooks.crashAt({ hook: "h", occurrence: 2 })
-      const body = Effect.gen(function*() {
-        yield* hookPoint("h")
-        yield* hookPoint("h")
-        return "finished"
-      })
-      const exit = yield* Effect.exit(withScriptedHooks(hooks, body))
-      return { exit, hits: hooks.hits() }
-    }))
-    expect(Exit.isFailure(outcome.exit)).toBe(true)
-    expect(String(Exit.isFailure(outcome.exit) ? outcome.exit.cause : "")).toContain("InjectedCrash")
-    expect(outcome.hits.map((hit) => hit.occurrence)).toEqual([1, 2])
-  })
-
   it("is a no-op outside the harness", async () => {
     expect(await run(Effect.as(hookPoint("anything"), 1))).toBe(1)
   })
@@ -127,19 +110,20 @@ describe("interleavings as data", () => {
   })
 })
 
-describe("fault plans", () => {
-  it("draw only the asked kinds and hooks, within bounds, and shrink to no faults", () => {
-    const arbitrary = faultPlanArbitrary({ hooks: ["a", "b"], kinds: ["crash", "redelivery"], maxStep: 5, maxFaults: 3 })
-    fc.assert(fc.property(arbitrary, (plan) => {
-      expect(plan.length).toBeLessThanOrEqual(3)
-      for (const fault of plan) {
-        expect(["crash", "redelivery"]).toContain(fault.kind)
-        if (fault.kind === "crash") expect(["a", "b"]).toContain(fault.hook)
-        if (fault.kind === "redelivery") expect(fault.step).toBeLessThanOrEqual(5)
-        expect(describeFault(fault).length).toBeGreaterThan(5)
-      }
+describe("storage faults", () => {
+  it("draw a transaction within bounds and a phase, describe it in words, and shrink to the first ones", () => {
+    const arbitrary = storageFaultArbitrary({ maxTransaction: 3, phases: ["afterCommit", "lostReply"] })
+    fc.assert(fc.property(arbitrary, (fault) => {
+      expect(fault.transaction).toBeGreaterThanOrEqual(1)
+      expect(fault.transaction).toBeLessThanOrEqual(3)
+      expect(["afterCommit", "lostReply"]).toContain(fault.phase)
+      expect(describeStorageFault(fault, "acknowledge", true)).toContain(`storage transaction ${fault.transaction} (acknowledge)`)
+      expect(describeStorageFault(fault, undefined, false)).toContain("(not reached)")
     }))
     const shrunk = fc.check(fc.property(arbitrary, () => false), { seed: 3 })
-    expect(shrunk.counterexample?.[0]).toEqual([])
+    expect(shrunk.counterexample?.[0]).toEqual({ transaction: 1, phase: "afterCommit" })
+    expect(isCrash({ transaction: 1, phase: "inside" })).toBe(true)
+    expect(isCrash({ transaction: 1, phase: "lostReply" })).toBe(false)
+    expect(() => storageFaultArbitrary({ maxTransaction: 1, phases: [] })).toThrow(/at least one phase/)
   })
 })

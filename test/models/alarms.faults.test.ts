@@ -106,7 +106,7 @@ describe("reporter, legacy rows and typed definitions", () => {
     expect(outcome.reporterCalls).toEqual([{ attempts: 1, retryAtMs: 3_600_000, reporterFailed: true }])
   })
 
-  it("fires rows written by the older schema after migration", () => {
+  it("fires rows written in the older layout before attempt tracking after migration", () => {
     const s0 = init({ legacyRows: [{ tag: "t", id: "old", runAtMs: 10, payloadText: "{\"v\":1}" }, { tag: "t", id: "bad", runAtMs: 20, payloadText: "{" }] })
     expect(s0.platformAlarmMs).toBe(10)
     expect(statusFor(s0, "t", "old")).toEqual({ attempts: 0, parked: false, runAtMs: 10, retryAtMs: null })
@@ -114,6 +114,34 @@ describe("reporter, legacy rows and typed definitions", () => {
     expect(dispatchValue(outcome)).toEqual({ handled: [{ id: "old", tag: "t", payload: { v: 1 }, scheduledAtMs: 10 }], failed: [{ tag: "t", id: "bad", event: null }], parked: [] })
     expect(statusFor(outcome.state, "t", "bad")).toEqual({ attempts: 1, parked: false, runAtMs: 20, retryAtMs: 1_030 })
     expect(outcome.situations).toEqual(expect.arrayContaining(["legacyRowFired", "undecodablePayloadFailed"]))
+  })
+
+  it("migrates rows of layout (b) with their attempt state: wake = max(run_at, retry_at ?? run_at)", () => {
+    const s0 = init({
+      legacyRows: [
+        { tag: "t", id: "none", runAtMs: 0, payloadText: "1" },
+        { tag: "t", id: "backoff", runAtMs: 0, payloadText: "2", attempts: { revision: "r1", attempts: 3, parked: false, retryAtMs: 4_000, progress: 2 } },
+        { tag: "t", id: "parked", runAtMs: -10_000, payloadText: "3", attempts: { revision: "r2", attempts: 8, parked: true, retryAtMs: 3_600_000, progress: -1 } },
+        { tag: "t", id: "late", runAtMs: 20_000, payloadText: "4", attempts: { revision: "r3", attempts: 1, parked: false, retryAtMs: 1_000, progress: -1 } }
+      ]
+    })
+    expect(Object.fromEntries(Object.values(s0.rows).map((row) => [row.alarmId, row.wakeAtMs]))).toEqual({ none: 0, backoff: 4_000, parked: 3_600_000, late: 20_000 })
+    expect(s0.platformAlarmMs).toBe(0)
+    expect(statusFor(s0, "t", "none")).toEqual({ attempts: 0, parked: false, runAtMs: 0, retryAtMs: null })
+    expect(statusFor(s0, "t", "backoff")).toEqual({ attempts: 3, parked: false, runAtMs: 0, retryAtMs: 4_000 })
+    expect(statusFor(s0, "t", "parked")).toEqual({ attempts: 8, parked: true, runAtMs: -10_000, retryAtMs: 3_600_000 })
+    // The stored cursor survives: a replayed one from outside a pass writes nothing (R11).
+    const replay = step(s0, schedule(0, { tag: "t", id: "backoff", payload: 9, runAtMs: 50, progress: 2 }))
+    expect(replay.state.rows).toEqual(s0.rows)
+    // Due at 4 s: the backing-off row fails again (attempts 4, +8 s); the parked one is not due yet.
+    const failed = step(s0, dispatch(4_000, { "t/backoff": { outcome: "fail" } }))
+    expect(dispatchValue(failed).handled.map((event) => event.id)).toEqual(["none"])
+    expect(statusFor(failed.state, "t", "backoff")).toEqual({ attempts: 4, parked: false, runAtMs: 0, retryAtMs: 12_000 })
+    expect(failed.situations).toContain("legacyRowFired")
+    // The parked row fails again at its retry: still parked, no new episode, no report.
+    const parked = step(failed.state, dispatch(3_600_000, { "t/parked": { outcome: "fail" } }))
+    expect(statusFor(parked.state, "t", "parked")).toEqual({ attempts: 8, parked: true, runAtMs: -10_000, retryAtMs: 7_200_000 })
+    expect(parked.reporterCalls).toEqual([])
   })
 
   it("typed definitions reject unknown tags and fail stored unknown tags", () => {

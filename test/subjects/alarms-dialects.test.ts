@@ -1,7 +1,8 @@
 /**
  * The same shipped alarms code on the Postgres dialect (PGlite in-process and a real Postgres server):
  * BIGINT epoch-ms columns, GREATEST in the backfill, the catalog queries of the migration, upserts
- * and RETURNING. Every witness scenario, the default timeline and the migration run on each.
+ * and RETURNING. Every witness scenario, the default timeline and the migration run on each; the
+ * transaction lock (an advisory lock, taken before the tables exist) serializes independent connections.
  */
 import { Effect, Exit, Fiber, Scope } from "effect"
 import { TestClock } from "effect/testing"
@@ -13,7 +14,8 @@ import { makePostgresAdapter } from "../../adapters/postgres/index.ts"
 import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
 import { alarmsDialect } from "../../subjects/alarms/dialect.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
-import { insertOldRow, OLD_RUN_AT_INDEX, oldSchemaDdl, SCHEDULED_TABLE, WAKE_INDEX } from "../../subjects/alarms/schema.ts"
+import { OLD_RUN_AT_INDEX, SCHEDULED_TABLE, WAKE_INDEX } from "../../subjects/alarms/schema.ts"
+import { writeLegacyLayout } from "../../properties/alarms/legacyLayout.ts"
 import { h1ContentAck } from "../known-bad/alarms/h1-content-ack.ts"
 import { at, platformAlarmRel, rel, runAlarms, setTime, smallestWakeRel, T0 } from "./alarmsSupport.ts"
 import { alarmWitnesses, runWitness } from "./alarmsWitnesses.ts"
@@ -69,10 +71,12 @@ for (const backend of backends) {
       expect(result.reports).toBe(1)
     })
 
-    it("migrates old-schema rows, which keep firing", async () => {
+    it("migrates rows of the older layout, which keep firing", async () => {
       const dialect = alarmsDialect("postgres")
       const result = await runAlarms(shippedAlarms, (f) =>
         Effect.gen(function*() {
+          // Building the scheduler touched nothing; its first read migrates.
+          yield* f.alarms.getAlarmStatus({ tag: "job", id: "once" })
           const wakeIndex = yield* f.sql.unsafe(dialect.indexExistsSql, [WAKE_INDEX])
           const oldIndex = yield* f.sql.unsafe(dialect.indexExistsSql, [OLD_RUN_AT_INDEX])
           const rows = yield* f.sql<{ readonly run_at: unknown; readonly wake_at: unknown }>`
@@ -90,11 +94,14 @@ for (const backend of backends) {
           }
         }), {
         adapter,
+        // The harness writes upstream's older layout itself (both layouts: alarms-migration.test.ts).
         beforeMake: (sql) =>
-          Effect.gen(function*() {
-            for (const ddl of oldSchemaDdl(dialect)) yield* sql.unsafe(ddl)
-            yield* insertOldRow(sql, { ref: { tag: "job", id: "once" }, runAtMs: T0, repeatEveryMs: null, payloadJson: "1" })
-            yield* insertOldRow(sql, { ref: { tag: "job", id: "repeat" }, runAtMs: T0 + 500, repeatEveryMs: 60_000, payloadJson: "2" })
+          writeLegacyLayout(sql, "postgres", {
+            kind: "beforeAttempts",
+            rows: [
+              { tag: "job", id: "once", runAtMs: T0, repeatEveryMs: null, payloadText: "1" },
+              { tag: "job", id: "repeat", runAtMs: T0 + 500, repeatEveryMs: 60_000, payloadText: "2" }
+            ]
           })
       })
       expect(result).toEqual({

@@ -1,7 +1,7 @@
 /**
  * Direct tests of the shipped alarms implementation on SQLite under a virtual clock and seeded
  * randomness: the default backoff timeline, parking with one report, the replay drop, migration of
- * old-schema rows, handle guards (forked fibers, escaped handles, detached work), reconcile of the
+ * rows of the older layout (more in alarms-migration.test.ts), handle guards (forked fibers, escaped handles, detached work), reconcile of the
  * platform alarm after every transaction, and the dispatch edge cases of reference/alarms.md.
  */
 import { Cause, Deferred, Effect, Exit, Fiber, Schema } from "effect"
@@ -17,17 +17,10 @@ import {
   StorageOperationError,
   StoredAlarmDecodeError
 } from "../../subjects/alarms/api.ts"
-import { alarmsDialect } from "../../subjects/alarms/dialect.ts"
 import { defineAlarms, shippedAlarms } from "../../subjects/alarms/index.ts"
-import {
-  ATTEMPTS_TABLE,
-  insertOldRow,
-  OLD_RUN_AT_INDEX,
-  oldSchemaDdl,
-  SCHEDULED_TABLE,
-  storageIdOf,
-  WAKE_INDEX
-} from "../../subjects/alarms/schema.ts"
+import { ATTEMPTS_TABLE, OLD_RUN_AT_INDEX, SCHEDULED_TABLE, storageIdOf, WAKE_INDEX } from "../../subjects/alarms/schema.ts"
+import { writeLegacyLayout } from "../../properties/alarms/legacyLayout.ts"
+import { beforeAttemptsLayout } from "./alarmsLegacy.ts"
 import type { AlarmsFixture } from "./alarmsSupport.ts"
 import { at, platformAlarmRel, rel, runAlarms, setTime, smallestWakeRel, T0 } from "./alarmsSupport.ts"
 
@@ -215,15 +208,16 @@ describe("alarms: progress cursors", () => {
   })
 })
 
-describe("alarms: migration from the older schema (R3)", () => {
+describe("alarms: migration from the older layout before attempt tracking (R3)", () => {
   it("backfills wake_at, swaps the index, and old rows keep firing; a rebuild is idempotent", async () => {
-    const dialect = alarmsDialect("sqlite")
     const result = await runAlarms(shippedAlarms, (f) =>
       Effect.gen(function*() {
+        const indexesBefore = yield* f.sql<{ readonly name: string }>`SELECT name FROM sqlite_master WHERE type = 'index'`
+        // Building the scheduler touched nothing; its first read migrates (outside a transaction, as upstream).
+        const statusBefore = yield* f.alarms.getAlarmStatus(ref("repeat"))
         const indexes = yield* f.sql<{ readonly name: string }>`SELECT name FROM sqlite_master WHERE type = 'index'`
         const rows = yield* f.sql<{ readonly storage_id: string; readonly wake_at: number; readonly run_at: number }>`
           SELECT storage_id, run_at, wake_at FROM ${f.sql.literal(SCHEDULED_TABLE)} ORDER BY storage_id`
-        const statusBefore = yield* f.alarms.getAlarmStatus(ref("repeat"))
         yield* setTime(1_000)
         const pass = yield* f.alarms.processDueAlarms(() => Effect.void)
         const afterPass = {
@@ -234,6 +228,7 @@ describe("alarms: migration from the older schema (R3)", () => {
         const rebuilt = yield* f.restart
         const pass2 = yield* rebuilt.processDueAlarms(() => Effect.void)
         return {
+          indexesBefore: indexesBefore.map((i) => i.name),
           indexes: indexes.map((i) => i.name),
           rows,
           statusBefore,
@@ -245,15 +240,11 @@ describe("alarms: migration from the older schema (R3)", () => {
           smallest: yield* smallestWakeRel(f)
         }
       }), {
-      beforeMake: (sql) =>
-        Effect.gen(function*() {
-          for (const ddl of oldSchemaDdl(dialect)) yield* sql.unsafe(ddl)
-          yield* insertOldRow(sql, { ref: ref("once"), runAtMs: T0, repeatEveryMs: null, payloadJson: "{\"k\":1}" })
-          yield* insertOldRow(sql, { ref: ref("repeat"), runAtMs: T0 + 500, repeatEveryMs: 60_000, payloadJson: "[1,2]" })
-          yield* insertOldRow(sql, { ref: ref("future"), runAtMs: T0 + 10_000, repeatEveryMs: null, payloadJson: "null" })
-          yield* insertOldRow(sql, { ref: ref("broken"), runAtMs: T0 + 800, repeatEveryMs: null, payloadJson: "{not json" })
-        })
+      // The harness writes upstream's older layout itself, never through the implementation.
+      beforeMake: (sql) => writeLegacyLayout(sql, "sqlite", beforeAttemptsLayout(T0))
     })
+    expect(result.indexesBefore).toContain(OLD_RUN_AT_INDEX)
+    expect(result.indexesBefore).not.toContain(WAKE_INDEX)
     expect(result.indexes).toContain(WAKE_INDEX)
     expect(result.indexes).not.toContain(OLD_RUN_AT_INDEX)
     for (const row of result.rows) expect(Number(row.wake_at)).toBe(Number(row.run_at))

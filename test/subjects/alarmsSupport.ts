@@ -10,6 +10,7 @@ import { SqlError, UnknownError } from "effect/sql/SqlError"
 import { TestClock } from "effect/testing"
 import type { Dialect, PlatformAlarm, StorageAdapter } from "../../adapters/contract.ts"
 import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
+import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import type { AlarmParked, AlarmScheduler, AlarmsImplementation, ScheduleConfiguration } from "../../subjects/alarms/api.ts"
 import { AlarmReporter, ScheduleConfiguration as ScheduleConfigurationRef } from "../../subjects/alarms/api.ts"
 import { SCHEDULED_TABLE } from "../../subjects/alarms/schema.ts"
@@ -30,13 +31,15 @@ export interface AlarmsFixture {
   readonly dialect: Dialect
   /** Builds another scheduler over the same database (a restart). */
   readonly restart: Effect.Effect<AlarmScheduler, unknown>
+  /** The storage boundary the scheduler's client and platform alarm pass through (faults, crashes). */
+  readonly boundary: StorageBoundary
 }
 
 /** Options of `runAlarms`. */
 export interface RunAlarmsOptions {
   readonly seed?: string
   readonly configuration?: ScheduleConfiguration
-  /** Runs before the scheduler is built (e.g. to create the older schema). */
+  /** Runs before the scheduler is built (e.g. to write an older layout). */
   readonly beforeMake?: (sql: SqlClient.SqlClient) => Effect.Effect<void, unknown>
   /** The storage adapter; default a fresh in-memory SQLite database. */
   readonly adapter?: StorageAdapter
@@ -93,7 +96,8 @@ export const runAlarms = <A>(
         })
     }
     if (options.beforeMake !== undefined) yield* options.beforeMake(db.sql)
-    const make = implementation.make({ sql: db.sql, dialect: adapter.dialect, platformAlarm })
+    const boundary = makeStorageBoundary(db.sql, platformAlarm)
+    const make = implementation.make({ sql: boundary.sql, dialect: adapter.dialect, platformAlarm: boundary.platformAlarm })
     const alarms = yield* make
     const fixture: AlarmsFixture = {
       alarms,
@@ -104,7 +108,8 @@ export const runAlarms = <A>(
       failNextPlatformAlarmSet: () => {
         failSets += 1
       },
-      restart: make
+      restart: make,
+      boundary
     }
     return yield* body(fixture)
   })

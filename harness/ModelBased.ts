@@ -1,0 +1,126 @@
+/**
+ * The model-versus-implementation loop every subject's property runs.
+ *
+ * A subject supplies how one command is executed on both sides and compared (`step`): its
+ * command-to-call mapping, what it observes, and which rules govern each observable (`Check`). The
+ * loop owns what is the same for every subject: the command bound, the trace and coverage
+ * bookkeeping, the first mismatch, attribution of the mismatch to a requirement (`Attribution.ts`),
+ * and one structured `Divergence` rendered in one place. Calls go through the storage boundary
+ * (`StorageBoundary.ts`), and `resultJson` gives every subject the same result shapes, crashes
+ * included.
+ */
+import { Cause, Effect } from "effect"
+import type { Attributor } from "./Attribution.ts"
+import type { HarnessError } from "./errors.ts"
+import type { Divergence, ExecutionTrace, Json, StepRecord } from "./Property.ts"
+import type { BoundedOutcome } from "./StorageBoundary.ts"
+
+/** One observed value compared with the model's prediction, with the rules and reason deciding it. */
+export interface Check {
+  readonly observable: string
+  readonly expected: Json
+  readonly actual: Json
+  readonly rules: ReadonlyArray<string>
+  readonly why: string
+}
+
+/** What one executed command produced: its trace record, its checks (finest first) and its coverage. */
+export interface ExecutedStep {
+  /** The step as reports show it (the loop adds the index). */
+  readonly record: Omit<StepRecord, "index">
+  /** Compared in order; the first mismatch is the witness. */
+  readonly checks: ReadonlyArray<Check>
+  /** Requirement IDs whose situation the step reached. */
+  readonly covered: ReadonlyArray<string>
+  /** The step in words for the witness sentence, e.g. `processDueAlarms at 00:00:01 (crash after ...)`. */
+  readonly described: string
+}
+
+/** A subject's side of the loop. */
+export interface ModelBasedSubject<Command> {
+  /** Commands beyond this bound are not run (generators stay far below it). */
+  readonly maxCommands: number
+  readonly attributor: Attributor
+  /** An opening step before the commands (e.g. opening storage of an older layout), if any. */
+  readonly open?: Effect.Effect<ExecutedStep | null, HarnessError>
+  /** Executes `command` on the implementation and the model and compares every observable. */
+  readonly step: (command: Command, index: number) => Effect.Effect<ExecutedStep, HarnessError>
+}
+
+/** JSON with object keys sorted, so equal values compare equal as text. */
+export const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === "object" && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner) ?? "null"
+
+/** Short text of a JSON value for a sentence (at most 160 characters). */
+export const brief = (value: Json | undefined): string => {
+  const text = canonical(value ?? null)
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text
+}
+
+/** Any value as JSON (undefined becomes null). */
+export const toJson = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json
+
+/** The first check whose actual value differs from the expected one. */
+export const firstMismatch = (checks: ReadonlyArray<Check>): Check | undefined =>
+  checks.find((check) => canonical(check.expected) !== canonical(check.actual))
+
+/**
+ * The witness of a mismatch: the violated requirement (and any equally likely ones) and one plain
+ * sentence saying what was expected, what happened, and why.
+ */
+export const divergenceOf = (mismatch: Check, attributor: Attributor, stepIndex: number, described: string): Divergence => {
+  const attribution = attributor.attribute(mismatch.rules)
+  return {
+    requirementId: attribution.requirementId,
+    ...(attribution.alsoRequirementIds.length === 0 ? {} : { alsoRequirementIds: attribution.alsoRequirementIds }),
+    stepIndex,
+    observable: mismatch.observable,
+    rules: mismatch.rules,
+    explanation: `after ${described}, the implementation's ${mismatch.observable} was ${brief(mismatch.actual)} but the model expected ${
+      brief(mismatch.expected)
+    }, because ${mismatch.why} (${mismatch.rules.join(", ")})`,
+    expected: mismatch.expected,
+    actual: mismatch.actual
+  }
+}
+
+/**
+ * A call's outcome in the shapes every model predicts: `{_tag: "Success", value}`,
+ * `{_tag: "Failure", error}` (the error as `errorJson` names it) or `{_tag: "Crashed", transaction, phase}`.
+ */
+export const resultJson = <A extends Json, E>(outcome: BoundedOutcome<A, E>, errorJson: (error: unknown) => Json): Json => {
+  if (outcome._tag === "Crashed") return { _tag: "Crashed", transaction: outcome.crash.transaction, phase: outcome.crash.phase }
+  const exit = outcome.exit
+  return exit._tag === "Success" ? { _tag: "Success", value: exit.value } : { _tag: "Failure", error: errorJson(Cause.squash(exit.cause)) }
+}
+
+/**
+ * Runs the opening step and then each command (at most `maxCommands`), stopping at the first
+ * disagreement; returns the trace with its witness and the requirements the run reached.
+ */
+export const runModelBased = <Command>(
+  subject: ModelBasedSubject<Command>,
+  commands: ReadonlyArray<Command>
+): Effect.Effect<ExecutionTrace, HarnessError> =>
+  Effect.gen(function*() {
+    const steps: Array<StepRecord> = []
+    const covered = new Set<string>()
+    const record = (executed: ExecutedStep): Divergence | null => {
+      const index = steps.length
+      steps.push({ index, ...executed.record })
+      for (const id of executed.covered) covered.add(id)
+      const mismatch = firstMismatch(executed.checks)
+      return mismatch === undefined ? null : divergenceOf(mismatch, subject.attributor, index, executed.described)
+    }
+    let divergence: Divergence | null = null
+    const opening = subject.open === undefined ? null : yield* subject.open
+    if (opening !== null) divergence = record(opening)
+    const bounded = commands.slice(0, subject.maxCommands)
+    for (let position = 0; divergence === null && position < bounded.length; position++) {
+      divergence = record(yield* subject.step(bounded[position]!, steps.length))
+    }
+    return { steps, divergence, covered: [...covered].sort() }
+  })

@@ -1,0 +1,184 @@
+/**
+ * The storage boundary the harness owns. Every implementation gets its `SqlClient` and platform alarm
+ * from here, so the harness sees every outermost transaction begin and commit, and injects storage
+ * faults there (`Faults.ts`) without any help from the implementation: no hook point, no error value
+ * the implementation could recognise.
+ *
+ * A crash ends the process. When a crash point is reached, the fiber that reached it stops there
+ * (interruptibly), and `run` — which the harness wraps around every operation — interrupts the whole
+ * operation from outside. An interrupted Effect fiber cannot catch that as an error or defect
+ * (`Effect.exit` and `catchCause` do not see an external interruption), so no implementation can go on
+ * with its flow after a crash; an open transaction rolls back, as a dead process's would. Work an
+ * implementation deliberately runs uninterruptibly past the crash point does land and is compared with
+ * the model, which predicts that nothing happens after a crash. The harness then rebuilds the service
+ * from storage.
+ *
+ * A lost reply lets the commit happen and then fails the transaction with a connection error, which
+ * the implementation sees and handles like any storage failure.
+ */
+import { Deferred, Effect, Exit, Fiber, Option } from "effect"
+import type { SqlClient } from "effect/sql"
+import { SqlError, UnknownError } from "effect/sql/SqlError"
+import type { PlatformAlarm } from "../adapters/contract.ts"
+import type { StorageFault } from "./Faults.ts"
+
+/** A crash the boundary performed in the current operation. */
+export interface StorageCrash {
+  readonly transaction: number
+  readonly phase: "inside" | "afterCommit"
+}
+
+/** How one operation ended under the boundary. */
+export type BoundedOutcome<A, E> =
+  | { readonly _tag: "Completed"; readonly exit: Exit.Exit<A, E> }
+  | { readonly _tag: "Crashed"; readonly crash: StorageCrash }
+
+/** Bound on outermost transactions one operation may start before the boundary calls it a runaway. */
+export const MAX_TRANSACTIONS_PER_OPERATION = 10_000
+
+/** The harness side of the boundary for one run. */
+export interface StorageBoundary {
+  /** The client to hand to the implementation: the adapter's, with outermost transactions observed. */
+  readonly sql: SqlClient.SqlClient
+  /** The platform alarm to hand to the implementation: the adapter's, failing when a fault says so. */
+  readonly platformAlarm: PlatformAlarm
+  /** Starts an operation: resets the transaction count and arms `fault` (or nothing). */
+  readonly arm: (fault: StorageFault | undefined) => void
+  /** Runs one operation of the implementation; a crash point reached inside it ends it from outside. */
+  readonly run: <A, E, R>(operation: Effect.Effect<A, E, R>) => Effect.Effect<BoundedOutcome<A, E>, never, R>
+  /** The crash performed since the last `arm`, if any. */
+  readonly crashed: () => StorageCrash | null
+  /** Outermost storage transactions started since the last `arm`. */
+  readonly transactionsStarted: () => number
+  /** Outermost storage transactions committed since the last `arm`. */
+  readonly transactionsCommitted: () => number
+}
+
+const lostReplyError = () =>
+  new SqlError({
+    reason: new UnknownError({
+      cause: new Error("connection reset before the COMMIT reply arrived"),
+      message: "the connection was lost after COMMIT was sent; the outcome is unknown to the caller",
+      operation: "commit"
+    })
+  })
+
+const platformAlarmError = (operation: string) =>
+  new SqlError({
+    reason: new UnknownError({
+      cause: new Error("platform alarm write refused"),
+      message: `the platform alarm ${operation} failed`,
+      operation: `platformAlarm.${operation}`
+    })
+  })
+
+/** Mutable bookkeeping of one operation. */
+interface OperationState {
+  fault: StorageFault | undefined
+  started: number
+  committed: number
+  crash: StorageCrash | null
+  crashFiber: Fiber.Fiber<unknown, unknown> | null
+  signal: Deferred.Deferred<void> | null
+}
+
+/**
+ * Builds the boundary over the adapter's client and platform alarm. One boundary serves a whole run,
+ * including the services rebuilt after crashes.
+ *
+ * @example
+ * ```ts
+ * const boundary = makeStorageBoundary(database.sql, database.platformAlarm)
+ * boundary.arm({ transaction: 2, phase: "inside" })
+ * const outcome = yield* boundary.run(scheduler.processDueAlarms(handle))
+ * ```
+ */
+export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: PlatformAlarm): StorageBoundary => {
+  const state: OperationState = { fault: undefined, started: 0, committed: 0, crash: null, crashFiber: null, signal: null }
+
+  /** Stops the calling fiber for good and tells `run` to interrupt the operation. */
+  const crashHere = (transaction: number, phase: StorageCrash["phase"]): Effect.Effect<never> =>
+    Effect.withFiber((fiber) => {
+      if (state.crash === null) {
+        state.crash = { transaction, phase }
+        state.crashFiber = fiber
+        if (state.signal !== null) Deferred.doneUnsafe(state.signal, Exit.void)
+      }
+      return Effect.interruptible(Effect.never)
+    })
+
+  const faultOf = (ordinal: number) => state.fault !== undefined && state.fault.transaction === ordinal ? state.fault.phase : undefined
+
+  const outermost = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+    Effect.suspend(() => {
+      if (state.started >= MAX_TRANSACTIONS_PER_OPERATION) {
+        return Effect.die(new Error(`an operation started more than ${MAX_TRANSACTIONS_PER_OPERATION} storage transactions`))
+      }
+      const ordinal = ++state.started
+      const fault = faultOf(ordinal)
+      // Inside: whatever the body did, the process dies before COMMIT, so the transaction rolls back.
+      const guarded = fault === "inside" ? Effect.flatMap(Effect.exit(body), () => crashHere(ordinal, "inside")) : body
+      return inner.withTransaction(guarded).pipe(
+        Effect.tap(() => {
+          state.committed++
+          if (fault === "afterCommit") return crashHere(ordinal, "afterCommit")
+          if (fault === "lostReply") return Effect.fail(lostReplyError())
+          return Effect.void
+        })
+      )
+    })
+
+  const withTransaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+    Effect.flatMap(Effect.serviceOption(inner.transactionService), (open) =>
+      // A nested call is a savepoint of the open transaction: not a transaction of its own.
+      Option.isSome(open) ? inner.withTransaction(body) : outermost(body))
+
+  const sql: SqlClient.SqlClient = new Proxy(inner, {
+    get(target, property) {
+      if (property === "withTransaction") return withTransaction
+      if (property === "safe") return sql
+      return Reflect.get(target, property, target)
+    }
+  })
+
+  const alarmWrite = <A>(operation: string, write: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
+    Effect.suspend(() => (faultOf(state.started) === "setAlarmFails" ? Effect.fail(platformAlarmError(operation)) : write))
+
+  const run = <A, E, R>(operation: Effect.Effect<A, E, R>): Effect.Effect<BoundedOutcome<A, E>, never, R> =>
+    Effect.gen(function*() {
+      const signal = yield* Deferred.make<void>()
+      state.signal = signal
+      const fiber = yield* Effect.forkChild(operation)
+      const outcome = yield* Effect.raceFirst(
+        Effect.map(Fiber.await(fiber), (exit): BoundedOutcome<A, E> => ({ _tag: "Completed", exit })),
+        Effect.map(Deferred.await(signal), (): BoundedOutcome<A, E> => ({ _tag: "Crashed", crash: state.crash! }))
+      )
+      state.signal = null
+      if (outcome._tag === "Crashed") {
+        yield* Fiber.interrupt(fiber)
+        // The fiber that reached the crash point may be one the operation detached.
+        if (state.crashFiber !== null && state.crashFiber !== fiber) yield* Fiber.interrupt(state.crashFiber)
+      }
+      return outcome
+    })
+
+  return {
+    sql,
+    platformAlarm: {
+      get: platformAlarm.get,
+      set: (epochMs) => alarmWrite("set", platformAlarm.set(epochMs)),
+      delete: alarmWrite("delete", platformAlarm.delete)
+    },
+    arm: (fault) => {
+      state.fault = fault
+      state.started = 0
+      state.committed = 0
+      state.crash = null
+      state.crashFiber = null
+    },
+    run,
+    crashed: () => state.crash,
+    transactionsStarted: () => state.started,
+    transactionsCommitted: () => state.committed
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * What the alarms properties compare after each command, finest first, and which rules govern each
+ * observable: each `handled[i]` / `failed[i]` entry and each forked write, the call's result (value,
+ * typed error tag, or crash), `getAlarmStatus` of every alarm of the id space, the `parked[i]` entries,
+ * the reporter calls of the step, and the platform alarm. Pure: the loop (`harness/ModelBased.ts`)
+ * takes the first mismatch and attributes it.
+ */
+import { canonical, type Check, toJson } from "../../harness/ModelBased.ts"
+import type { Json } from "../../harness/Property.ts"
+import { type ModelState, type Prediction, predictStatuses, type StepOutcome, storageIdOf } from "../../models/alarms/index.ts"
+import { VALID_REFS } from "./arbitraries.ts"
+import { refKey, touchedRefs, withoutReasons } from "./commands.ts"
+import type { Command } from "./scenario.ts"
+
+/** The rules and reason of the last external write to an alarm (to attribute wrong row content). */
+export interface Touch {
+  readonly rules: ReadonlyArray<string>
+  readonly why: string
+  readonly stepIndex: number
+}
+
+/** The implementation's observable state after a step. */
+export interface ObservedState {
+  readonly statuses: Readonly<Record<string, Json>>
+  readonly platformAlarmMs: number | null
+}
+
+/** Everything one step's comparison reads. */
+export interface StepComparison {
+  readonly command: Command
+  /** The model's step (predictions with rules). */
+  readonly outcome: StepOutcome
+  /** The model's state after the step. */
+  readonly model: ModelState
+  readonly actualResult: Json
+  /** Storage ids handed to the handler or `onFailure`, in call order. */
+  readonly visits: ReadonlyArray<string>
+  readonly forkedOutcomes: ReadonlyArray<Json>
+  readonly observed: ObservedState
+  readonly modelStatuses: Readonly<Record<string, Json>>
+  readonly reporterCalls: ReadonlyArray<Json>
+  readonly lastTouch: ReadonlyMap<string, Touch>
+}
+
+/** Rules deciding each field of a status, most specific first (existence is `exists`). */
+const FIELD_RULES: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+  ["exists", ["R19", "R23", "R22", "H1"]],
+  ["parked", ["R14", "H5", "R25"]],
+  ["attempts", ["R13", "R25", "R19"]],
+  ["retryAtMs", ["R15", "R25", "R2"]],
+  ["runAtMs", ["R16", "R25", "R23", "E3"]]
+]
+
+const tagOf = (value: Json) => (value as { readonly _tag?: unknown } | null)?._tag
+
+const predicted = (outcome: StepOutcome, observable: string): Prediction | undefined =>
+  outcome.predictions.find((prediction) => prediction.observable === observable)
+
+const bothSucceeded = (c: StepComparison) => tagOf(withoutReasons(toJson(c.outcome.result))) === "Success" && tagOf(c.actualResult) === "Success"
+
+/**
+ * The rules of a status disagreement: the rules of the first differing field that `context` names,
+ * so the witness cites the rule that decided the wrong field; when none is named, `fallback` (else
+ * the first differing field's rules).
+ */
+export const statusRules = (expected: Json, actual: Json, context: ReadonlyArray<string>, fallback?: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const field = (value: Json, name: string): unknown =>
+    name === "exists" ? value !== null : value !== null && typeof value === "object" ? (value as { readonly [key: string]: Json })[name] : undefined
+  // The first differing field in FIELD_RULES order is the cause; later fields usually follow from it.
+  const differing = FIELD_RULES.filter(([name]) => canonical(field(expected, name)) !== canonical(field(actual, name)))
+  for (const [, candidates] of differing) {
+    const named = context.filter((rule) => candidates.includes(rule))
+    if (named.length > 0) return [...new Set(named)]
+  }
+  return fallback ?? differing[0]?.[1] ?? context
+}
+
+/** The dispatch entry (handled or failed) prediction concerning `ref`, if any. */
+const entryPrediction = (predictions: ReadonlyArray<Prediction>, ref: { readonly tag: string; readonly id: string }): Prediction | undefined =>
+  predictions.find((prediction) => {
+    if (!/^(handled|failed)\[\d+\]$/.test(prediction.observable)) return false
+    const expected = prediction.expected as { readonly id?: unknown; readonly tag?: unknown; readonly event?: { readonly id?: unknown; readonly tag?: unknown } | null }
+    const event = prediction.observable.startsWith("failed") ? expected.event : expected
+    return event !== null && event !== undefined && event.id === ref.id && event.tag === ref.tag
+  })
+
+/**
+ * The call's result, compared by tag (a successful dispatch is compared entry by entry instead). When
+ * the scripted reporter failed during the step and the result differs, the reporter's rule decides:
+ * a failing reporter is swallowed (R27), whatever operation called it.
+ */
+const resultCheck = (c: StepComparison): Check => {
+  const prediction = predicted(c.outcome, "result")!
+  const expected = withoutReasons(toJson(c.outcome.result))
+  const reporterFailed = "reporterFails" in c.command && c.command.reporterFails === true && c.reporterCalls.length > 0
+  if (reporterFailed && tagOf(expected) !== tagOf(c.actualResult)) {
+    return {
+      observable: "result",
+      expected,
+      actual: c.actualResult,
+      rules: ["R27"],
+      why: `the reporter failed during this step and a failing reporter is swallowed, so the call ends as the model says (${prediction.why})`
+    }
+  }
+  return { observable: "result", expected, actual: c.actualResult, rules: prediction.rules, why: prediction.why }
+}
+
+/** The storage id where two dispatch orders first differ, if any. */
+const firstDifferingRow = (expected: ReadonlyArray<string>, actual: ReadonlyArray<string>): string | undefined => {
+  const length = Math.max(expected.length, actual.length)
+  for (let position = 0; position < length; position++) {
+    if (expected[position] !== actual[position]) return expected[position] ?? actual[position]
+  }
+  return undefined
+}
+
+/**
+ * Dispatch order, observable through the handler and onFailure calls (also when the call fails). When
+ * the first misplaced row was last written by the migration of an older layout, its wake_at came from
+ * the backfill, so the migration's rule (R3) is named with the dispatch rule.
+ */
+const dispatchOrderCheck = (c: StepComparison): Check => {
+  const collapse = (ids: ReadonlyArray<string>) => ids.filter((id, position) => position === 0 || ids[position - 1] !== id)
+  const expectedOrder = collapse(
+    c.outcome.transactions.map((transaction) => /^(handler|acknowledge|failure):(.*)$/.exec(transaction.label)?.[2]).filter((id): id is string => id !== undefined)
+  )
+  const actualOrder = collapse(c.visits)
+  const misplaced = firstDifferingRow(expectedOrder, actualOrder)
+  const misplacedRef = VALID_REFS.find((ref) => storageIdOf(ref) === misplaced)
+  const migrated = misplacedRef === undefined ? undefined : c.lastTouch.get(refKey(misplacedRef))
+  const why = predicted(c.outcome, "handled")?.why ?? "due rows are dispatched by (wake_at, storage_id) up to the limit; rows changed earlier in the batch are skipped"
+  return {
+    observable: "dispatch order (rows handed to the handler or onFailure)",
+    expected: expectedOrder,
+    actual: actualOrder,
+    rules: migrated?.rules.includes("R3") === true ? ["R3", "R21"] : ["R21", "R22", "H6"],
+    why: migrated?.rules.includes("R3") === true ? `${why}; ${misplaced} was last written by the migration, where ${migrated.why}` : why
+  }
+}
+
+/** The `handled` and `failed` lists of a successful dispatch: order, then entry by entry, then whole. */
+const dispatchListChecks = (c: StepComparison): ReadonlyArray<Check> => {
+  const actualValue = (c.actualResult as { readonly value: { readonly [key: string]: ReadonlyArray<Json> } }).value
+  const checks: Array<Check> = []
+  for (const list of ["handled", "failed"] as const) {
+    const expectedList = withoutReasons(predicted(c.outcome, list)!.expected) as ReadonlyArray<Json>
+    const actualList = toJson(actualValue[list]) as ReadonlyArray<Json>
+    const sorted = (values: ReadonlyArray<Json>) => values.map(canonical).sort().join("\n")
+    // Same entries in another order: a dispatch-order violation, named as such.
+    if (canonical(expectedList) !== canonical(actualList) && sorted(expectedList) === sorted(actualList)) {
+      checks.push({ observable: `${list} order`, expected: expectedList, actual: actualList, rules: ["R21", "H6"], why: predicted(c.outcome, "handled")!.why })
+    }
+  }
+  for (const prediction of c.outcome.predictions) {
+    const match = /^(handled|failed)\[(\d+)\]$/.exec(prediction.observable)
+    if (match === null) continue
+    // Same alarm, other content: the row was stored wrongly by the last write that touched it.
+    const entryRef = prediction.expected as { readonly tag?: unknown; readonly id?: unknown }
+    const touch = typeof entryRef.tag === "string" && typeof entryRef.id === "string" ? c.lastTouch.get(`${entryRef.tag}/${entryRef.id}`) : undefined
+    checks.push({
+      observable: prediction.observable,
+      expected: withoutReasons(prediction.expected),
+      actual: actualValue[match[1]!]?.[Number(match[2])] ?? null,
+      rules: touch === undefined ? prediction.rules : [...touch.rules, ...prediction.rules],
+      why: touch === undefined ? prediction.why : `${prediction.why}; the row was last written at step ${touch.stepIndex}, where ${touch.why}`
+    })
+  }
+  for (const list of ["handled", "failed"] as const) {
+    const prediction = predicted(c.outcome, list)!
+    checks.push({ observable: list, expected: withoutReasons(prediction.expected), actual: toJson(actualValue[list]), rules: prediction.rules, why: prediction.why })
+  }
+  return checks
+}
+
+/** Writes of fibers the handlers forked, after their pass ended. */
+const forkedWriteChecks = (c: StepComparison): ReadonlyArray<Check> => [
+  ...c.outcome.forkedWrites.map((expected, position): Check => {
+    const prediction = predicted(c.outcome, `forkedWrite[${position}]`)
+    return {
+      observable: `forkedWrite[${position}]`,
+      expected: withoutReasons(toJson(expected)),
+      actual: c.forkedOutcomes[position] ?? null,
+      rules: prediction?.rules ?? ["R9", "H4"],
+      why: prediction?.why ?? "a handler's forked write after its pass"
+    }
+  }),
+  {
+    observable: "forkedWrites",
+    expected: withoutReasons(toJson(c.outcome.forkedWrites)),
+    actual: c.forkedOutcomes,
+    rules: ["R9", "H4"],
+    why: "writes of fibers forked by handlers run after the pass ended"
+  }
+]
+
+/** `getAlarmStatus` of every alarm of the id space, each citing the rule that decided the differing field. */
+const statusChecks = (c: StepComparison): ReadonlyArray<Check> => {
+  const provenance = new Map(predictStatuses(c.model).map((entry) => [entry.storageId, entry]))
+  const targeted = new Set(touchedRefs(c.command).map(refKey))
+  return VALID_REFS.map((ref): Check => {
+    const key = refKey(ref)
+    const entry = entryPrediction(c.outcome.predictions, ref)
+    const known = provenance.get(storageIdOf(ref))
+    const context = [...(entry?.rules ?? []), ...(known?.rules.filter((rule) => rule !== "R28") ?? []), "R28"]
+    // An alarm this command wrote directly: the command's own attribution decides (e.g. a replay drop, R11).
+    const direct = c.outcome.rules.length > 0 && targeted.has(key)
+    const expected = c.modelStatuses[key]!
+    const actual = c.observed.statuses[key]!
+    return {
+      observable: `getAlarmStatus(${key})`,
+      expected,
+      actual,
+      rules: direct ? statusRules(expected, actual, c.outcome.rules, c.outcome.rules) : statusRules(expected, actual, context),
+      why: direct ? c.outcome.why : entry?.why ?? known?.why ?? "no such alarm was ever stored"
+    }
+  })
+}
+
+/** The `parked` entries of a successful dispatch (content-free, so after the statuses that name the row). */
+const parkedChecks = (c: StepComparison): ReadonlyArray<Check> => {
+  const actualParked = (c.actualResult as { readonly value: { readonly parked: ReadonlyArray<Json> } }).value.parked
+  const checks: Array<Check> = []
+  for (const prediction of c.outcome.predictions) {
+    const match = /^parked\[(\d+)\]$/.exec(prediction.observable)
+    if (match === null) continue
+    checks.push({ observable: prediction.observable, expected: prediction.expected, actual: actualParked[Number(match[1])] ?? null, rules: prediction.rules, why: prediction.why })
+  }
+  const prediction = predicted(c.outcome, "parked")!
+  checks.push({ observable: "parked", expected: prediction.expected, actual: toJson(actualParked), rules: prediction.rules, why: prediction.why })
+  return checks
+}
+
+/**
+ * Every check of one step, finest first.
+ *
+ * @example firstMismatch(alarmsChecks(comparison)) // the witness, or undefined when all agree
+ */
+export const alarmsChecks = (c: StepComparison): ReadonlyArray<Check> => {
+  const dispatch = c.command.op === "dispatch"
+  const succeeded = bothSucceeded(c)
+  const result = resultCheck(c)
+  const reporter = predicted(c.outcome, "reporterCalls")!
+  const alarm = predicted(c.outcome, "platformAlarm")!
+  return [
+    ...(tagOf(result.expected) !== tagOf(result.actual) ? [result] : []),
+    ...(dispatch ? [dispatchOrderCheck(c)] : []),
+    ...(dispatch && succeeded ? dispatchListChecks(c) : []),
+    ...(dispatch ? forkedWriteChecks(c) : []),
+    ...(dispatch && succeeded ? [] : [result]),
+    ...statusChecks(c),
+    ...(dispatch && succeeded ? parkedChecks(c) : []),
+    { observable: "reporter calls", expected: reporter.expected, actual: [...c.reporterCalls], rules: reporter.rules, why: reporter.why },
+    { observable: "platform alarm", expected: alarm.expected, actual: c.observed.platformAlarmMs, rules: alarm.rules, why: alarm.why }
+  ]
+}
+
+/** Rules a successful command exercises that no model situation names (status reads, writes, batch results). */
+export const observedRules = (command: Command, expectedResult: Json): ReadonlyArray<string> => {
+  if (tagOf(expectedResult) !== "Success") return []
+  const rules: Array<string> = ["R28"]
+  if (command.op === "schedule" || command.op === "cancel") rules.push("R7")
+  if (command.op === "schedule" || command.op === "transaction") rules.push("R17")
+  if (command.op === "dispatch") rules.push("R26")
+  return rules
+}

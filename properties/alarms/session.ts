@@ -1,0 +1,186 @@
+/**
+ * The implementation side of one alarms scenario: the scheduler built over the harness's storage
+ * boundary, the configuration and reporter references it reads (upstream's keys), each command
+ * mapped to its call, and what is observed after it. A crash reached anywhere in a call (including a
+ * fiber a handler forked) ends the call from outside; the session then rebuilds the scheduler from
+ * storage, as a restarted process would.
+ */
+import { Cause, DateTime, Deferred, Effect, Exit, Fiber } from "effect"
+import type { Dialect, IsolatedDatabase } from "../../adapters/contract.ts"
+import { resultJson, toJson } from "../../harness/ModelBased.ts"
+import { timedImplementationCall } from "../../harness/Profiler.ts"
+import type { Json } from "../../harness/Property.ts"
+import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
+import { HarnessError } from "../../harness/errors.ts"
+import type { ScheduleConfigurationInput, TransactionFault } from "../../models/alarms/index.ts"
+import {
+  AlarmReporter,
+  type AlarmReporterFn,
+  type AlarmScheduler,
+  type AlarmsImplementation,
+  ScheduleConfiguration
+} from "../../subjects/alarms/api.ts"
+import { VALID_REFS } from "./arbitraries.ts"
+import type { ObservedState } from "./checks.ts"
+import { refKey } from "./commands.ts"
+import {
+  dispatchJson,
+  dispatchOptions,
+  errorTag,
+  type ForkedWrite,
+  runMutation,
+  runScriptedTransaction,
+  scriptedDispatch,
+  statusJson,
+  toImplementationConfiguration
+} from "./driver.ts"
+import type { Command } from "./scenario.ts"
+
+/** What the implementation did in one step. */
+export interface CallRecord {
+  /** `{_tag: "Success", value}`, `{_tag: "Failure", error}` or `{_tag: "Crashed", transaction, phase}`. */
+  readonly result: Json
+  /** Storage ids handed to the handler or `onFailure`, in call order. */
+  readonly visits: ReadonlyArray<string>
+  /** Outcomes of writes of fibers the handlers forked, released after the pass. */
+  readonly forkedOutcomes: ReadonlyArray<Json>
+  /** Reporter calls during the step. */
+  readonly reporterCalls: ReadonlyArray<Json>
+}
+
+/** One scenario's implementation side. */
+export interface AlarmsSession {
+  readonly boundary: StorageBoundary
+  /** Runs one command (not a clock command) with its fault armed; rebuilds the scheduler after a crash. */
+  readonly call: (command: Command, atMs: number) => Effect.Effect<CallRecord, HarnessError>
+  /** Statuses of every alarm of the id space and the platform alarm, read after a step. */
+  readonly observe: Effect.Effect<ObservedState, HarnessError>
+}
+
+const harnessError = (what: string) => (cause: unknown) =>
+  new HarnessError({
+    message: `alarms property: ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    hint: "the adapter's database failed outside the implementation; check the adapter",
+    cause
+  })
+
+const SUCCESS_NULL: Json = { _tag: "Success", value: null }
+
+/** Releases the forked writes one by one, after the pass ended, and collects their outcomes. */
+const releaseForked = (forked: ReadonlyArray<ForkedWrite>, outcomes: Array<Json>): Effect.Effect<void> =>
+  Effect.forEach(forked, (write) =>
+    Deferred.succeed(write.gate, undefined).pipe(
+      Effect.andThen(Fiber.join(write.fiber)),
+      Effect.map((exit) => {
+        outcomes.push(Exit.isSuccess(exit) ? { ok: true, error: null } : { ok: false, error: errorTag(Cause.squash(exit.cause)) })
+      })
+    ), { discard: true })
+
+/** The implementation call of a command, with the handler scripts' side records. */
+const callOf = (scheduler: AlarmScheduler, command: Command, atMs: number, forked: Array<ForkedWrite>, visits: Array<string>): Effect.Effect<Json, unknown> => {
+  switch (command.op) {
+    case "schedule":
+      return Effect.as(runMutation(scheduler, { kind: command.earlier === true ? "scheduleAlarmEarlier" : "scheduleAlarm", input: command.input }, atMs), null)
+    case "cancel":
+      return Effect.as(runMutation(scheduler, { kind: "cancelAlarm", ref: command.ref }, atMs), null)
+    case "status":
+      return Effect.map(scheduler.getAlarmStatus({ tag: command.ref.tag, id: command.ref.id }), (status) => toJson(statusJson(status)))
+    case "transaction":
+      return Effect.map(runScriptedTransaction(scheduler, command.mutations, command.closureFails === true, atMs), toJson)
+    case "dispatch":
+      return Effect.suspend(() => {
+        const scripted = scriptedDispatch(scheduler, command.handlers, atMs, forked, visits)
+        return Effect.map(scheduler.processDueAlarms(scripted.handle, dispatchOptions(command.options, scripted.onFailure)), dispatchJson)
+      })
+    default:
+      return Effect.die(new Error(`command ${command.op} has no implementation call`))
+  }
+}
+
+/**
+ * Opens the session: builds `implementation` over the boundary (with `configuration` as the ambient
+ * reference) and returns the call and observe functions.
+ */
+export const openAlarmsSession = (
+  implementation: AlarmsImplementation,
+  database: IsolatedDatabase,
+  dialect: Dialect,
+  configuration: ScheduleConfigurationInput
+): Effect.Effect<AlarmsSession, HarnessError> =>
+  Effect.gen(function*() {
+    // Faults reach the implementation only through this boundary: its client and its platform alarm.
+    const boundary = makeStorageBoundary(database.sql, database.platformAlarm)
+    let ambient = configuration
+    let reporterCalls: Array<Json> = []
+    let reporterFails = false
+    const reporter: AlarmReporterFn = (event) =>
+      Effect.suspend(() => {
+        reporterCalls.push({ attempts: event.attempts, retryAtMs: DateTime.toEpochMillis(event.retryAt) })
+        return reporterFails ? Effect.die(new Error("scripted reporter failure")) : Effect.void
+      })
+    const provide = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+      effect.pipe(
+        Effect.provideService(ScheduleConfiguration, toImplementationConfiguration(ambient)),
+        Effect.provideService(AlarmReporter, reporter)
+      )
+    const build = Effect.suspend(() => {
+      boundary.arm(undefined)
+      return provide(implementation.make({ sql: boundary.sql, dialect, platformAlarm: boundary.platformAlarm }))
+    }).pipe(Effect.mapError((cause) =>
+      new HarnessError({
+        message: `alarms implementation ${implementation.name} could not be built: ${String(cause)}`,
+        hint: "the implementation's make failed; fix the implementation or the adapter",
+        cause
+      })
+    ))
+    let scheduler = yield* build
+
+    const callScheduler = (command: Command, atMs: number) =>
+      Effect.gen(function*() {
+        const forked: Array<ForkedWrite> = []
+        const visits: Array<string> = []
+        const forkedOutcomes: Array<Json> = []
+        // One bounded run covers the call and the forked writes released after it.
+        const outcome = yield* boundary.run(Effect.gen(function*() {
+          const exit = yield* Effect.exit(timedImplementationCall(provide(callOf(scheduler, command, atMs, forked, visits))))
+          yield* releaseForked(forked, forkedOutcomes)
+          return yield* exit
+        }))
+        // Forked fibers still waiting for their release belong to the dead process.
+        for (const write of forked) yield* Fiber.interrupt(write.fiber)
+        const result = resultJson(outcome, errorTag)
+        // The process died: the harness restarts the service from storage.
+        if (outcome._tag === "Crashed") scheduler = yield* build
+        return { result, visits, forkedOutcomes: outcome._tag === "Crashed" ? [] : forkedOutcomes }
+      })
+
+    const call = (command: Command, atMs: number): Effect.Effect<CallRecord, HarnessError> =>
+      Effect.gen(function*() {
+        boundary.arm("fault" in command ? (command.fault as TransactionFault | undefined) : undefined)
+        reporterCalls = []
+        reporterFails = "reporterFails" in command && command.reporterFails === true
+        if (command.op === "configure") {
+          ambient = command.configuration
+          return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls }
+        }
+        if (command.op === "restart") {
+          scheduler = yield* timedImplementationCall(build)
+          return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls }
+        }
+        const called = yield* callScheduler(command, atMs)
+        return { ...called, reporterCalls }
+      })
+
+    const observe = Effect.gen(function*() {
+      boundary.arm(undefined)
+      const statuses: Record<string, Json> = {}
+      for (const ref of VALID_REFS) {
+        const exit = yield* Effect.exit(provide(scheduler.getAlarmStatus(ref)))
+        statuses[refKey(ref)] = Exit.isSuccess(exit) ? toJson(statusJson(exit.value)) : { error: errorTag(Cause.squash(exit.cause)) }
+      }
+      const platformAlarmMs = yield* database.platformAlarm.get.pipe(Effect.mapError(harnessError("reading the platform alarm")))
+      return { statuses, platformAlarmMs }
+    })
+
+    return { boundary, call, observe }
+  })

@@ -1,0 +1,168 @@
+/**
+ * The storage boundary on every in-process adapter: it counts outermost transactions only, and its
+ * faults act at transaction boundaries with no help from the code under test. A crash ends the whole
+ * operation from outside: code after the crash point does not run even when it catches every error
+ * and defect, a transaction crashed inside rolls back, one crashed after commit stays. A lost reply
+ * commits but fails the caller; a failing platform alarm write fails only in its transaction. Only
+ * work run uninterruptibly goes on past a crash, and its writes land (the model then sees them).
+ */
+import { Cause, Effect, Exit, Fiber } from "effect"
+import type { SqlClient } from "effect/sql"
+import { describe, expect, it } from "vitest"
+import type { StorageAdapter } from "../../adapters/contract.ts"
+import type { StorageFault } from "../../harness/Faults.ts"
+import { type BoundedOutcome, makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
+import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+
+const adapters = useNodeAdapters()
+
+interface Harness {
+  readonly boundary: StorageBoundary
+  /** Rows of table `t`, in order. */
+  readonly rows: Effect.Effect<ReadonlyArray<number>, unknown>
+  /** Inserts `value` through the boundary's client. */
+  readonly insert: (value: number) => Effect.Effect<void, unknown>
+  /** Runs `operation` under the boundary with `fault` armed. */
+  readonly run: <A, E>(fault: StorageFault | undefined, operation: Effect.Effect<A, E>) => Effect.Effect<BoundedOutcome<A, E>>
+}
+
+const withHarness = <A>(adapter: StorageAdapter, body: (h: Harness) => Effect.Effect<A, unknown>): Promise<A> =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const database = yield* adapter.open()
+    const raw: SqlClient.SqlClient = database.sql
+    yield* raw.unsafe("CREATE TABLE t (v INTEGER NOT NULL)")
+    const boundary = makeStorageBoundary(raw, database.platformAlarm)
+    const harness: Harness = {
+      boundary,
+      rows: Effect.map(raw.unsafe<{ readonly v: unknown }>("SELECT v FROM t ORDER BY v"), (rows) => rows.map((row) => Number(row.v))),
+      insert: (value) => Effect.asVoid(boundary.sql`INSERT INTO t (v) VALUES (${value})`),
+      run: (fault, operation) =>
+        Effect.suspend(() => {
+          boundary.arm(fault)
+          return boundary.run(operation)
+        })
+    }
+    return yield* body(harness)
+  })))
+
+const crashed = <A, E>(outcome: BoundedOutcome<A, E>) => (outcome._tag === "Crashed" ? outcome.crash : null)
+
+describe.each(NODE_ADAPTER_NAMES)("storage boundary on %s", (name) => {
+  it("counts outermost transactions only; a nested call is a savepoint of the open one", async () => {
+    const counts = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        yield* h.run(undefined, Effect.gen(function*() {
+          yield* h.boundary.sql.withTransaction(Effect.gen(function*() {
+            yield* h.insert(1)
+            yield* h.boundary.sql.withTransaction(h.insert(2))
+          }))
+          yield* h.boundary.sql.withTransaction(h.insert(3))
+          yield* h.insert(4) // outside any transaction: not counted
+        }))
+        return { started: h.boundary.transactionsStarted(), committed: h.boundary.transactionsCommitted(), rows: yield* h.rows }
+      }))
+    expect(counts).toEqual({ started: 2, committed: 2, rows: [1, 2, 3, 4] })
+  })
+
+  it("a crash inside the n-th transaction rolls it back and nothing after the crash point runs, whatever the code catches", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const after: Array<string> = []
+        // Code that catches every error and defect around each transaction, as upstream's handler wrapper does.
+        const caught = (effect: Effect.Effect<void, unknown>, label: string) =>
+          Effect.exit(effect).pipe(Effect.tap(() => Effect.sync(() => after.push(label))))
+        const outcome = yield* h.run({ transaction: 2, phase: "inside" }, Effect.gen(function*() {
+          yield* caught(h.boundary.sql.withTransaction(h.insert(1)), "first")
+          yield* caught(h.boundary.sql.withTransaction(Effect.andThen(h.insert(2), h.insert(3))), "second")
+          yield* Effect.catchCause(h.insert(4), () => Effect.void)
+          after.push("end")
+        }))
+        return { crash: crashed(outcome), after, rows: yield* h.rows }
+      }))
+    expect(result.crash).toEqual({ transaction: 2, phase: "inside" })
+    expect(result.after).toEqual(["first"])
+    expect(result.rows).toEqual([1])
+  })
+
+  it("a crash inside a transaction whose body fails still crashes (the body's failure is never seen)", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const outcome = yield* h.run(
+          { transaction: 1, phase: "inside" },
+          Effect.exit(h.boundary.sql.withTransaction(Effect.andThen(h.insert(1), Effect.fail("closure failed"))))
+        )
+        return { crash: crashed(outcome), rows: yield* h.rows }
+      }))
+    expect(result).toEqual({ crash: { transaction: 1, phase: "inside" }, rows: [] })
+  })
+
+  it("a crash after the n-th commit keeps that transaction and stops the operation there", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const outcome = yield* h.run({ transaction: 1, phase: "afterCommit" }, Effect.gen(function*() {
+          yield* Effect.exit(h.boundary.sql.withTransaction(h.insert(1)))
+          yield* h.insert(2)
+        }))
+        return { crash: crashed(outcome), committed: h.boundary.transactionsCommitted(), rows: yield* h.rows }
+      }))
+    expect(result).toEqual({ crash: { transaction: 1, phase: "afterCommit" }, committed: 1, rows: [1] })
+  })
+
+  it("a lost reply commits and then fails the caller with a storage error it can handle", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const outcome = yield* h.run({ transaction: 1, phase: "lostReply" }, Effect.gen(function*() {
+          const exit = yield* Effect.exit(h.boundary.sql.withTransaction(h.insert(1)))
+          yield* h.boundary.sql.withTransaction(h.insert(2))
+          return Exit.isFailure(exit) ? String(Cause.squash(exit.cause)) : "no failure"
+        }))
+        return { outcome, rows: yield* h.rows }
+      }))
+    expect(result.outcome._tag).toBe("Completed")
+    const value = result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) ? result.outcome.exit.value : ""
+    expect(value).toMatch(/SqlError/)
+    expect(result.rows).toEqual([1, 2])
+  })
+
+  it("a failing platform alarm write fails only in the faulted transaction", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const writeAlarm = (epochMs: number) => h.boundary.sql.withTransaction(h.boundary.platformAlarm.set(epochMs))
+        const outcome = yield* h.run({ transaction: 2, phase: "setAlarmFails" }, Effect.gen(function*() {
+          const first = yield* Effect.exit(writeAlarm(1_000))
+          const second = yield* Effect.exit(writeAlarm(2_000))
+          const third = yield* Effect.exit(writeAlarm(3_000))
+          return [first, second, third].map(Exit.isSuccess)
+        }))
+        return { outcome, alarm: yield* h.boundary.platformAlarm.get }
+      }))
+    expect(result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) && result.outcome.exit.value).toEqual([true, false, true])
+    expect(result.alarm).toBe(3_000)
+  })
+
+  it("interrupts a detached fiber that reached the crash point, so the database is free for the rebuilt service", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const outcome = yield* h.run({ transaction: 1, phase: "inside" }, Effect.gen(function*() {
+          const detached = yield* Effect.forkDetach(h.boundary.sql.withTransaction(h.insert(1)))
+          return yield* Fiber.join(detached)
+        }))
+        h.boundary.arm(undefined)
+        yield* h.boundary.sql.withTransaction(h.insert(2))
+        return { crash: crashed(outcome), rows: yield* h.rows }
+      }))
+    expect(result).toEqual({ crash: { transaction: 1, phase: "inside" }, rows: [2] })
+  })
+
+  it("work run uninterruptibly goes on past a crash, and its writes land where the model can see them", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const outcome = yield* h.run({ transaction: 1, phase: "inside" }, Effect.uninterruptible(Effect.gen(function*() {
+          yield* Effect.exit(h.boundary.sql.withTransaction(h.insert(1)))
+          yield* h.boundary.sql.withTransaction(h.insert(2))
+        })))
+        return { crash: crashed(outcome), rows: yield* h.rows }
+      }))
+    expect(result).toEqual({ crash: { transaction: 1, phase: "inside" }, rows: [2] })
+  })
+})

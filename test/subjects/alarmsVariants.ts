@@ -1,0 +1,66 @@
+/**
+ * Implementations wrapped around the shipped scheduler, for the storage-fault tests. None of them
+ * knows the harness: they differ only in how they treat hook points, errors and interruption.
+ * - `withoutHookPoints`: every hook point is a no-op, whatever the caller provides (an upstream
+ *   implementation has none);
+ * - `catchingEverything`: the handler and `onFailure` are sandboxed, so every error, defect and
+ *   self-interruption becomes an ordinary failure (upstream's handler wrapper does the same);
+ * - `keepsGoingAfterCrash`: dispatch runs uninterruptibly, so after a crash inside a handler's
+ *   transaction it catches the interruption as a handler failure and goes on writing (a bug: a dead
+ *   process writes nothing).
+ * Not a test file itself.
+ */
+import { Cause, Effect } from "effect"
+import { HookPoints } from "../../harness/HookPoints.ts"
+import type { AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
+import { shippedAlarms } from "../../subjects/alarms/index.ts"
+
+const NO_HOOKS = { at: () => Effect.void }
+
+/** Wraps every method of a scheduler with `around`. */
+const wrapScheduler = (scheduler: AlarmScheduler, around: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>): AlarmScheduler => ({
+  scheduleAlarm: (input) => around(scheduler.scheduleAlarm(input)),
+  scheduleAlarmEarlier: (input) => around(scheduler.scheduleAlarmEarlier(input)),
+  cancelAlarm: (input) => around(scheduler.cancelAlarm(input)),
+  getAlarmStatus: (input) => around(scheduler.getAlarmStatus(input)),
+  transaction: (closure) => around(scheduler.transaction(closure)),
+  processDueAlarms: (handle, options) => around(scheduler.processDueAlarms(handle, options))
+})
+
+/** The shipped scheduler with every hook point removed. */
+export const withoutHookPoints: AlarmsImplementation = {
+  name: "shipped-without-hook-points",
+  make: (deps) =>
+    Effect.map(
+      Effect.provideService(shippedAlarms.make(deps), HookPoints, NO_HOOKS),
+      (scheduler) => wrapScheduler(scheduler, (effect) => Effect.provideService(effect, HookPoints, NO_HOOKS))
+    )
+}
+
+/** The shipped scheduler whose handler and `onFailure` turn every cause into an ordinary failure. */
+export const catchingEverything: AlarmsImplementation = {
+  name: "shipped-catching-everything",
+  make: (deps) =>
+    Effect.map(shippedAlarms.make(deps), (scheduler): AlarmScheduler => ({
+      ...scheduler,
+      processDueAlarms: (handle, options) =>
+        scheduler.processDueAlarms(
+          (event) => Effect.catchCause(Effect.suspend(() => handle(event)), (cause) => Effect.fail(Cause.squash(cause))),
+          options?.onFailure === undefined ? options : {
+            ...options,
+            onFailure: (failure) =>
+              Effect.catchCause(Effect.suspend(() => options.onFailure!(failure)), (cause) => Effect.fail(Cause.squash(cause) as never))
+          }
+        )
+    }))
+}
+
+/** The shipped scheduler dispatching uninterruptibly: it keeps going after a crash (caught by the faults property). */
+export const keepsGoingAfterCrash: AlarmsImplementation = {
+  name: "keeps-going-after-crash",
+  make: (deps) =>
+    Effect.map(shippedAlarms.make(deps), (scheduler): AlarmScheduler => ({
+      ...scheduler,
+      processDueAlarms: (handle, options) => Effect.uninterruptible(scheduler.processDueAlarms(handle, options))
+    }))
+}
