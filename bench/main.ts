@@ -7,6 +7,7 @@
  *    of every observable) vs the same commands through the implementation alone, and simulated time
  *    per wall second.
  * 3. Per known-bad alarms implementation and adapter: runs and wall time to detect it.
+ * 4. Per adapter, the storage faults `alarms/faults` really injects per scenario, by kind.
  *
  * Options: `--quick` (smaller workloads), `--adapters sqlite,pglite,postgres`, `--skip-known-bad`.
  */
@@ -22,6 +23,7 @@ import { benchAdapters, rawPgliteWorkload, rawSqliteWorkload, type AdapterBenchR
 import { rawPostgresWorkload } from "./postgres.ts"
 import { benchAlarmsThroughput, type ThroughputResult } from "./throughput.ts"
 import { detectKnownBad, type DetectionResult } from "./knownBad.ts"
+import { benchFaultCoverage, type FaultCoverage } from "./faults.ts"
 import { fileURLToPath } from "node:url"
 import { makeDoSqliteAdapterDefinition } from "../hosts/do-sqlite/host.ts"
 
@@ -62,6 +64,15 @@ const printDetection = (results: ReadonlyArray<DetectionResult>) => {
   }
 }
 
+const printFaults = (results: ReadonlyArray<FaultCoverage>) => {
+  console.log("\n4. Storage faults per alarms/faults scenario (gate seed): faults that reached their transaction, by kind")
+  console.log("adapter    scenarios  steps  crash inside  crash after commit  lost reply  alarm write fails  not reached  per scenario")
+  for (const r of results) {
+    const struck = r.crashesInside + r.crashesAfterCommit + r.lostReplies + r.platformAlarmFailures
+    console.log(`${r.adapter.padEnd(10)} ${String(r.scenarios).padStart(9)}  ${String(r.steps).padStart(5)}  ${String(r.crashesInside).padStart(12)}  ${String(r.crashesAfterCommit).padStart(18)}  ${String(r.lostReplies).padStart(10)}  ${String(r.platformAlarmFailures).padStart(17)}  ${String(r.notReached).padStart(11)}  ${(struck / Math.max(1, r.scenarios)).toFixed(2).padStart(12)}`)
+  }
+}
+
 const main = Effect.scoped(Effect.gen(function*() {
   const started = performance.now()
   const adapters: Array<StorageAdapter> = []
@@ -88,6 +99,9 @@ const main = Effect.scoped(Effect.gen(function*() {
   const throughput: Array<ThroughputResult> = []
   for (const adapter of adapters) throughput.push(yield* benchAlarmsThroughput(adapter, { scenarios: quick ? 10 : 40 }))
   printThroughput(throughput)
+  const faults: Array<FaultCoverage> = []
+  for (const adapter of adapters) faults.push(yield* benchFaultCoverage(adapter, { scenarios: quick ? 20 : 60 }))
+  printFaults(faults)
   if (chosen.has("do-sqlite")) {
     console.log("\n(do-sqlite: its SQL runs inside workerd, so sections 1 and 2 have no raw-driver or in-process numbers for it; section 3 runs it through the Miniflare host)")
   }
