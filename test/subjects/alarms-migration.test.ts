@@ -6,14 +6,12 @@
  * transaction that fails (its closure, or its platform alarm write) leaves the older layout untouched;
  * after migration, every row keeps firing at `max(run_at, retry_at ?? run_at)`.
  */
-import { Effect, Exit, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect, Exit } from "effect"
+import { beforeEach, describe, expect, it } from "vitest"
 import type { StorageAdapter } from "../../adapters/contract.ts"
-import { makePgliteAdapter } from "../../adapters/pglite/index.ts"
-import { makePostgresAdapter } from "../../adapters/postgres/index.ts"
-import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
 import { legacyPlatformAlarmMs, type LegacyLayout, writeLegacyLayout } from "../../properties/alarms/legacyLayout.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
+import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
 import type { AlarmsFixture } from "./alarmsSupport.ts"
 import { at, platformAlarmRel, runAlarms, setTime, T0 } from "./alarmsSupport.ts"
 import {
@@ -31,14 +29,7 @@ import {
   wakeAtById
 } from "./alarmsLegacy.ts"
 
-const backends: ReadonlyArray<{
-  readonly name: string
-  readonly make: Effect.Effect<StorageAdapter, unknown, Scope.Scope>
-}> = [
-  { name: "sqlite", make: Effect.sync(() => makeSqliteAdapter()) },
-  { name: "pglite", make: makePgliteAdapter },
-  { name: "postgres", make: makePostgresAdapter().make }
-]
+const adapters = useNodeAdapters()
 
 const layouts: ReadonlyArray<LegacyLayout> = [beforeAttemptsLayout(T0), attemptsWithoutWakeLayout(T0)]
 
@@ -51,17 +42,11 @@ const environmentOf = (f: AlarmsFixture): TimelineEnvironment => ({
   reports: () => f.reports.length
 })
 
-for (const backend of backends) {
-  describe(`alarms migration of the older layouts on ${backend.name} (R3)`, () => {
-    const scope = Scope.makeUnsafe()
+for (const name of NODE_ADAPTER_NAMES) {
+  describe(`alarms migration of the older layouts on ${name} (R3)`, () => {
     let adapter: StorageAdapter
-
-    beforeAll(async () => {
-      adapter = await Effect.runPromise(Scope.provide(backend.make, scope))
-    })
-
-    afterAll(async () => {
-      await Effect.runPromise(Scope.close(scope, Exit.void))
+    beforeEach(() => {
+      adapter = adapters[name]!
     })
 
     /** Writes `layout` (and the platform alarm at its smallest wake) before the scheduler is built. */
