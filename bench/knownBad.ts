@@ -33,22 +33,24 @@ export const detectKnownBad = (adapter: StorageAdapter, runs: number = DEFAULT_R
       const startedMs = performance.now()
       for (const property of suite.properties) {
         const run = yield* runProperty({ property, adapter, seed: propertySeed(DEFAULT_SEED, property.id, adapter.name), runs })
-        if (run.verdict === "fail" && run.counterexample !== undefined) {
+        if (run.verdict === "fail") {
+          // The earliest found of the run's counterexamples (one per failed requirement).
+          const [first] = run.counterexamples
           const result: DetectionResult = {
-            knownBad: entry.id,
+            knownBad: entry.name,
             adapter: adapter.name,
             caught: true,
             propertyId: property.id,
-            requirementId: run.counterexample.divergence.requirementId,
-            runsToDetect: run.counterexample.runsToDetect,
-            counterexampleSteps: run.counterexample.trace.steps.length,
+            requirementId: first.divergence.requirementId,
+            runsToDetect: first.runsToDetect,
+            counterexampleSteps: first.trace.steps.length,
             wallMs: Math.round(performance.now() - startedMs)
           }
           return result
         }
       }
       const missed: DetectionResult = {
-        knownBad: entry.id,
+        knownBad: entry.name,
         adapter: adapter.name,
         caught: false,
         propertyId: null,

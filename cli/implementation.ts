@@ -1,9 +1,10 @@
 /**
  * Loads a third-party implementation module for `run --implementation` and `certify --implementation`.
  *
- * The module's default export (or an export named `implementation`) is either an `AlarmsImplementation`
- * (`{ name, make }`) or a binding `{ subject: "alarms", implementation, version? }`. The suite of that
- * subject is then bound to it in place of the shipped implementation.
+ * The module's default export (or an export named `implementation`) is either an implementation of a
+ * registered subject (`properties/plugins.ts`; for alarms an `AlarmsImplementation` `{ name, make }`)
+ * or a binding `{ subject, implementation, version? }`. The suite of that subject is then bound to it in
+ * place of the shipped implementation.
  */
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
@@ -11,18 +12,16 @@ import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
 import { type AdapterDefinition, AdapterError } from "../adapters/contract.ts"
 import { resolveAdapters } from "./adapterRegistry.ts"
+import { exportShapes, resolveExportBinding, type SubjectImplementation } from "../harness/SubjectPlugin.ts"
 import type { SubjectSuite } from "../harness/Suite.ts"
-import { alarmsSuite } from "../properties/alarms/index.ts"
-import type { AlarmsImplementation } from "../subjects/alarms/api.ts"
+import { subjectPlugins } from "../properties/plugins.ts"
+import type { SubjectName } from "../spec/Requirement.ts"
 import { UsageError } from "./options.ts"
-
-/** Subjects a third-party implementation can be bound to. */
-export const BINDABLE_SUBJECTS = ["alarms"] as const
 
 /** A subject bound to a third-party implementation. */
 export interface ImplementationBinding {
-  readonly subject: (typeof BINDABLE_SUBJECTS)[number]
-  readonly implementation: AlarmsImplementation
+  readonly subject: SubjectName
+  readonly implementation: SubjectImplementation
   /** Recorded in certificates; "unversioned" when the module gives none. */
   readonly version: string
   /** The subject's suite bound to the implementation. */
@@ -31,34 +30,26 @@ export interface ImplementationBinding {
   readonly modulePath: string
 }
 
-const EXPORT_HINT = "export default an AlarmsImplementation { name, make } or { subject: \"alarms\", implementation, version } (see examples/README.md)"
-
-const isAlarmsImplementation = (value: unknown): value is AlarmsImplementation =>
-  typeof value === "object" && value !== null &&
-  typeof (value as AlarmsImplementation).name === "string" && (value as AlarmsImplementation).name.length > 0 &&
-  typeof (value as AlarmsImplementation).make === "function"
+const EXPORT_HINT = `export default ${exportShapes(subjectPlugins, { version: true })} (see examples/README.md)`
 
 const bindingOf = (value: unknown, specifier: string, modulePath: string): ImplementationBinding | UsageError | undefined => {
-  if (typeof value !== "object" || value === null) return undefined
-  const candidate = value as { subject?: unknown; implementation?: unknown; version?: unknown }
-  if (candidate.subject !== undefined) {
-    if (!BINDABLE_SUBJECTS.includes(candidate.subject as "alarms")) {
+  const resolved = resolveExportBinding(subjectPlugins, value)
+  if (resolved === undefined) return undefined
+  switch (resolved._tag) {
+    case "UnknownSubject":
       return new UsageError({
-        message: `implementation module ${specifier} binds subject ${JSON.stringify(candidate.subject)}, which cannot take a third-party implementation`,
-        hint: `bind one of: ${BINDABLE_SUBJECTS.join(", ")}`
+        message: `implementation module ${specifier} binds subject ${JSON.stringify(resolved.subject)}, which cannot take a third-party implementation`,
+        hint: `bind one of: ${subjectPlugins.map((plugin) => plugin.name).join(", ")}`
       })
+    case "NotAnImplementation": {
+      const type = resolved.plugin.implementationType
+      return new UsageError({ message: `implementation module ${specifier}: \`implementation\` is not an ${type.name} (needs ${type.needs})`, hint: EXPORT_HINT })
     }
-    if (!isAlarmsImplementation(candidate.implementation)) {
-      return new UsageError({ message: `implementation module ${specifier}: \`implementation\` is not an AlarmsImplementation (needs a name and a make function)`, hint: EXPORT_HINT })
+    case "Bound": {
+      const { implementation, plugin } = resolved
+      return { subject: plugin.name, implementation, version: resolved.version ?? "unversioned", suite: plugin.suite(implementation), modulePath }
     }
-    const version = typeof candidate.version === "string" && candidate.version.length > 0 ? candidate.version : "unversioned"
-    return { subject: "alarms", implementation: candidate.implementation, version, suite: alarmsSuite(candidate.implementation), modulePath }
   }
-  if (isAlarmsImplementation(value)) {
-    const version = typeof candidate.version === "string" && candidate.version.length > 0 ? candidate.version : "unversioned"
-    return { subject: "alarms", implementation: value, version, suite: alarmsSuite(value), modulePath }
-  }
-  return undefined
 }
 
 /** Loads and checks `specifier` (a .ts or .js path, relative to `cwd`). Every problem is a one-line `UsageError`. */

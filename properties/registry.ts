@@ -6,20 +6,12 @@
 import type { PropertyDefinition } from "../harness/Property.ts"
 import { assertSuiteConsistent, type SubjectSuite } from "../harness/Suite.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
-import { adapterRequirements } from "../spec/adapter.ts"
-import { adapterProperties } from "./adapter/index.ts"
-import { alarmsSuite } from "./alarms/index.ts"
+import { adapterSuite, subjectPlugins } from "./plugins.ts"
 
-/** The storage adapter contract: the first suite `certify` runs on a vendor's adapter. */
-export const adapterSuite: SubjectSuite = {
-  subject: "adapter",
-  implementation: "reference",
-  requirements: adapterRequirements,
-  properties: adapterProperties
-}
+export { adapterSuite } from "./plugins.ts"
 
-/** The suites in the order a run executes them: the adapter contract first. */
-export const suites: ReadonlyArray<SubjectSuite> = [adapterSuite, alarmsSuite()]
+/** The suites in the order a run executes them: the adapter contract first, then each plugin's shipped suite. */
+export const suites: ReadonlyArray<SubjectSuite> = [adapterSuite, ...subjectPlugins.map((plugin) => plugin.suite(plugin.shipped))]
 
 for (const suite of suites) assertSuiteConsistent(suite)
 

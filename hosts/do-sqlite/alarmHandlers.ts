@@ -7,21 +7,15 @@
  * (the alarms subject: "process the due alarms"), so tests can watch real deliveries.
  */
 import type { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
-import type { PlatformAlarm } from "../../adapters/contract.ts"
+import type { PlatformAlarmDelivery } from "../../harness/SubjectPlugin.ts"
 
-/** Everything a handler gets for one delivery. */
-export interface AlarmDelivery {
-  /** A client over the object's SQLite storage (the same tables a running property wrote). */
-  readonly sql: SqlClient.SqlClient
-  /** The object's platform alarm slot (already cleared by workerd for this delivery; a handler may set it again). */
-  readonly platformAlarm: PlatformAlarm
-  /** workerd's retry counter: 0 on the first attempt. */
-  readonly retryCount: number
-  readonly isRetry: boolean
-  /** The virtual time the alarm was set for, when workerd reports it (null for `runDurableObjectAlarm` deliveries). */
-  readonly scheduledAtMs: number | null
-}
+/**
+ * Everything a handler gets for one delivery: a client over the object's SQLite storage, its platform
+ * alarm slot (already cleared by workerd), workerd's retry counter, and the virtual time the alarm was
+ * set for when workerd reports it (null for `runDurableObjectAlarm` deliveries). The subject plugins'
+ * `platformAlarmDelivery` handlers take exactly this.
+ */
+export type AlarmDelivery = PlatformAlarmDelivery
 
 /**
  * One delivery's work. A failure makes `alarm()` throw: workerd retries a scheduled alarm, while
@@ -50,3 +44,18 @@ export const registerAlarmHandler = (name: string, handler: AlarmHandler): () =>
 
 /** The registered handlers, in registration order, with their names. */
 export const registeredAlarmHandlers = (): ReadonlyArray<readonly [string, AlarmHandler]> => [...handlers.entries()]
+
+/**
+ * Registers the platform alarm delivery of every plugin that offers one, under the plugin's name, and
+ * returns a function that removes them all again.
+ *
+ * @example registerPluginDeliveries(subjectPlugins) // the alarms plugin's delivery, under "alarms"
+ */
+export const registerPluginDeliveries = (
+  plugins: ReadonlyArray<{ readonly name: string; readonly platformAlarmDelivery?: AlarmHandler }>
+): () => void => {
+  const unregisters = plugins.flatMap((plugin) =>
+    plugin.platformAlarmDelivery === undefined ? [] : [registerAlarmHandler(plugin.name, plugin.platformAlarmDelivery)]
+  )
+  return () => unregisters.forEach((unregister) => unregister())
+}

@@ -6,10 +6,10 @@
  * `known-bad/h1-content-ack` are different properties here.
  */
 import type { PropertyDefinition } from "../../harness/Property.ts"
+import { exportShapes, resolveExportBinding } from "../../harness/SubjectPlugin.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
-import { alarmsSuite } from "../../properties/alarms/index.ts"
+import { subjectPlugins } from "../../properties/plugins.ts"
 import { suites as registrySuites } from "../../properties/registry.ts"
-import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 
 /** Implementation name of a property that is not bound to one (the adapter contract). */
 export const REFERENCE_IMPLEMENTATION = "reference"
@@ -54,30 +54,21 @@ export const findHostedProperty = (
   return undefined
 }
 
-/** Whether `value` looks like an `AlarmsImplementation` (a non-empty name and a `make` function). */
-const isAlarmsImplementation = (value: unknown): value is AlarmsImplementation =>
-  typeof value === "object" && value !== null &&
-  typeof (value as AlarmsImplementation).name === "string" && (value as AlarmsImplementation).name.length > 0 &&
-  typeof (value as AlarmsImplementation).make === "function"
-
 /**
- * The suites a bundled module provides: its `suites` export when it has one, else the alarms suite
- * bound to its default (or `implementation`) export, an `AlarmsImplementation` or a binding
- * `{ subject: "alarms", implementation }` (the shapes `--implementation` accepts). Throws when the
- * module provides neither, naming `specifier`.
+ * The suites a bundled module provides: its `suites` export when it has one, else the suite of the
+ * subject its default (or `implementation`) export implements, bound to it: a bare implementation of
+ * a registered subject (an `AlarmsImplementation`) or a binding `{ subject, implementation }` (the
+ * shapes `--implementation` accepts). Throws when the module provides neither, naming `specifier`.
  */
 export const suitesOfModule = (module: Readonly<Record<string, unknown>>, specifier: string): ReadonlyArray<SubjectSuite> => {
   const suites = module.suites
   if (Array.isArray(suites)) return suites as ReadonlyArray<SubjectSuite>
   for (const candidate of [module.default, module.implementation]) {
-    if (isAlarmsImplementation(candidate)) return [alarmsSuite(candidate)]
-    if (typeof candidate === "object" && candidate !== null) {
-      const binding = candidate as { readonly subject?: unknown; readonly implementation?: unknown }
-      if (binding.subject === "alarms" && isAlarmsImplementation(binding.implementation)) return [alarmsSuite(binding.implementation)]
-    }
+    const resolved = resolveExportBinding(subjectPlugins, candidate)
+    if (resolved?._tag === "Bound") return [resolved.plugin.suite(resolved.implementation)]
   }
   throw new Error(
-    `module ${specifier} exports neither suites nor an alarms implementation; ` +
-      "export `suites: SubjectSuite[]`, or default-export an AlarmsImplementation or { subject: \"alarms\", implementation }"
+    `module ${specifier} exports neither suites nor an ${subjectPlugins.map((plugin) => plugin.name).join(" or ")} implementation; ` +
+      `export \`suites: SubjectSuite[]\`, or default-export ${exportShapes(subjectPlugins, { version: false })}`
   )
 }

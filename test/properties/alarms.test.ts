@@ -41,9 +41,9 @@ const run = (adapter: StorageAdapter, propertyIndex: number, runs: number, seed?
 }
 
 const describeRun = (result: PropertyRun): string =>
-  result.counterexample === undefined
-    ? `${result.propertyId}@${result.adapter}: ${result.verdict} ${result.error?.message ?? ""}`
-    : `${result.propertyId}@${result.adapter}: ${result.counterexample.divergence.explanation}\n${JSON.stringify(result.counterexample.scenario)}`
+  result.verdict !== "fail"
+    ? `${result.propertyId}@${result.adapter}: ${result.verdict} ${result.verdict === "error" ? result.error.message : ""}`
+    : result.counterexamples.map((cx) => `${result.propertyId}@${result.adapter}: ${cx.divergence.explanation}\n${JSON.stringify(cx.scenario)}`).join("\n")
 
 describe("the shipped alarms implementation", () => {
   const sqliteRuns: Array<PropertyRun> = []
@@ -80,7 +80,7 @@ describe("the shipped alarms implementation", () => {
     const first = await run(adapters.sqlite!, 1, 15, 7)
     const second = await run(adapters.sqlite!, 1, 15, 7)
     expect(strip(second)).toEqual(strip(first))
-    const bad = alarmsSuite(knownBadAlarms.find((entry) => entry.id === "h1-content-ack")!.implementation).properties[0]!
+    const bad = alarmsSuite(knownBadAlarms.find((entry) => entry.name === "h1-content-ack")!.implementation).properties[0]!
     const failing = () => Effect.runPromise(runProperty({ property: bad, adapter: adapters.sqlite!, seed: 7, runs: 30 }))
     const a = await failing()
     const b = await failing()

@@ -10,7 +10,7 @@ import { alarmWitnesses as witnesses, runWitness } from "./alarmsWitnesses.ts"
 
 describe("known-bad alarms implementations", () => {
   it("has a witness for every known-bad implementation, and ids are unique", () => {
-    const ids = knownBadAlarms.map((bad) => bad.id)
+    const ids = knownBadAlarms.map((bad) => bad.name)
     expect(new Set(ids).size).toBe(ids.length)
     expect(ids.filter((id) => witnesses[id] === undefined)).toEqual([])
   })
@@ -25,11 +25,11 @@ describe("known-bad alarms implementations", () => {
   })
 
   for (const bad of knownBadAlarms) {
-    it(`${bad.id} is caught: ${bad.bug}`, async () => {
-      const witness = witnesses[bad.id]
+    it(`${bad.name} is caught: ${bad.bug}`, async () => {
+      const witness = witnesses[bad.name]
       expect(witness).toBeDefined()
       const problem = await runWitness(bad.implementation, witness!)
-      if (process.env["SHOW_WITNESSES"] !== undefined) console.log(`${bad.id}: ${problem}`)
+      if (process.env["SHOW_WITNESSES"] !== undefined) console.log(`${bad.name}: ${problem}`)
       expect(problem).not.toBeNull()
     })
   }

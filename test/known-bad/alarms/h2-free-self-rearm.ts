@@ -1,13 +1,17 @@
-/** H2: a handler re-arming itself is treated as fresh enrollment, so a self-rearm loop is never charged. */
-import { swapOnePiece } from "./variant.ts"
+/**
+ * H2: a handler re-arming itself is treated as fresh enrollment, so a self-rearm loop is never charged.
+ *
+ * Breaks R13 (a schedule in a pass charges once; parked work keeps its attempts): ALM-013 (H2),
+ * ALM-040 (schedules in one pass charge the budget once), ALM-030 (E1: a non-forward cursor in a pass
+ * is a charged self-rearm), ALM-032 (E3: a far-future self-rearm consumes budget) and R14's stickiness,
+ * ALM-014 (a parked row's self-rearm un-parks it).
+ */
+import { knownBadAlarm } from "./kit.ts"
 
 /** H2 (free self-rearm) known-bad variant. */
-export const h2FreeSelfRearm = swapOnePiece(
-  {
-    id: "h2-free-self-rearm",
-    bug: "self-rearms from inside a pass are free: attempts reset to 0 instead of being charged",
-    rules: ["R13"],
-    piece: "scheduleAttempts"
-  },
-  () => 0
-)
+export const h2FreeSelfRearm = knownBadAlarm({
+  name: "h2-free-self-rearm",
+  bug: "H2: self-rearms from inside a pass are free: attempts reset to 0 instead of being charged",
+  breaks: ["ALM-013", "ALM-040", "ALM-030", "ALM-032", "ALM-014"],
+  pieces: { scheduleAttempts: () => 0 }
+})

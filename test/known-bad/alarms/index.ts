@@ -16,10 +16,10 @@ import { h6DispatchByRunAt } from "./h6-dispatch-by-run-at.ts"
 import { h6PlatformAlarmRunAt } from "./h6-platform-alarm-run-at.ts"
 import { parkRereported } from "./park-rereported.ts"
 import { reportBeforeCommit } from "./report-before-commit.ts"
-import type { KnownBadAlarms } from "./variant.ts"
+import type { KnownBadAlarms } from "./kit.ts"
 import { wakeNotMaterialised } from "./wake-not-materialised.ts"
 
-export type { KnownBadAlarms } from "./variant.ts"
+export type { KnownBadAlarms } from "./kit.ts"
 
 /** The known-bad implementations, each one swapped piece away from the shipped scheduler. */
 export const knownBadAlarms: ReadonlyArray<KnownBadAlarms> = [
