@@ -20,18 +20,24 @@ export const acknowledge = (
   configuration: ResolvedScheduleConfiguration
 ): AcknowledgeEffect => {
   const current = readRow(draft.rows, snapshot.storageId)
+  const intervalMs = snapshot.repeatEveryMs === null ? null : Math.max(configuration.minimumRepeatIntervalMs, snapshot.repeatEveryMs)
   if (current === undefined || current.revision !== snapshot.revision) {
     reach(run, "acknowledgementNoOp")
+    if (current !== undefined) {
+      run.ackIgnoringWrite.set(
+        snapshot.storageId,
+        intervalMs === null ? null : { attempts: 0, parked: false, runAtMs: run.nowMs + intervalMs, retryAtMs: null }
+      )
+    }
     return "noOp"
   }
-  if (snapshot.repeatEveryMs === null) {
+  if (intervalMs === null) {
     const { [snapshot.storageId]: _removed, ...rest } = draft.rows
     draft.rows = rest
     draft.forgotten[snapshot.storageId] = { rules: ["R23", "E2"], why: "one-shot acknowledged: row deleted, cursor forgotten" }
     reach(run, "oneShotAcknowledged")
     return "deleted"
   }
-  const intervalMs = Math.max(configuration.minimumRepeatIntervalMs, snapshot.repeatEveryMs)
   const runAtMs = run.nowMs + intervalMs
   if (run.nowMs - snapshot.runAtMs >= intervalMs) reach(run, "repeatNoCatchUp")
   const previous = draft.rows[snapshot.storageId]!

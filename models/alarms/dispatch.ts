@@ -41,7 +41,8 @@ const scriptFor = (handlers: ReadonlyArray<HandlerScriptEntry>, storageId: strin
   handlers.find((entry) => storageIdOf(entry) === storageId)?.script ?? {}
 
 /** Runs the handler's writes in order inside `pass`; false when one failed (the handler then fails). */
-const runHandlerWrites = (run: StepRun, pass: Pass, script: HandlerScript): boolean => {
+/** Runs the handler's scripted writes in order; the first failing one ends them, with its own rules. */
+const runHandlerWrites = (run: StepRun, pass: Pass, script: HandlerScript): EntryAttribution | null => {
   for (const write of script.writes ?? []) {
     const label = `handler:${pass.snapshot.storageId}`
     const outcome: ClosureOutcome<unknown> = write.kind === "transaction"
@@ -55,9 +56,9 @@ const runHandlerWrites = (run: StepRun, pass: Pass, script: HandlerScript): bool
           : { ok: true, value: null }
       })
       : runTransaction(run, label, pass, (draft) => applyMutation(run, draft, pass, write))
-    if (!outcome.ok) return false
+    if (!outcome.ok) return { rules: outcome.rules, why: outcome.why }
   }
-  return true
+  return null
 }
 
 /** The failure action and delay `onFailure` yields (R24); `abort` is re-raised after the reschedule. */
@@ -153,10 +154,14 @@ export const processDueAlarms = (
       failureRules = ["R29"]
       failureWhy = "the stored tag has no typed definition, which is a handler failure"
     } else {
-      const writesOk = runHandlerWrites(run, pass, script)
+      const writeFailure = runHandlerWrites(run, pass, script)
       if (script.forkedWrite !== undefined) forked.push({ pass, mutation: script.forkedWrite })
-      succeeded = writesOk && (script.outcome ?? "succeed") === "succeed"
-      if (!writesOk) failureWhy = "a write of the handler failed, so the handler failed"
+      succeeded = writeFailure === null && (script.outcome ?? "succeed") === "succeed"
+      if (writeFailure !== null) {
+        // The write's own rule decided the failure (e.g. R8 for a repeat below the floor).
+        failureRules = [...writeFailure.rules, "R22", "R24"]
+        failureWhy = `a write of the handler failed (${writeFailure.why}), so the handler failed`
+      }
     }
     pass.active = false
     const label = snapshot.storageId
@@ -245,7 +250,7 @@ export const processDueAlarms = (
     why,
     handledWhy,
     failedWhy,
-    parkedWhy: parked.map(() => ({ rules: ["R27", "R18", "E8"], why: "newly parked in this call; reported once after commit" })),
+    parkedWhy: parked.map((report) => run.reportWhy.get(report) ?? { rules: ["R27", "R18", "E8"], why: "newly parked in this call; reported once after commit" }),
     selected: due.map((row: RowView) => row.storageId),
     forkedWrites,
     forkedWhy

@@ -2,7 +2,7 @@
  * The mutable scratchpad of one `step` (never visible outside it) and the storage-transaction runner:
  * draft, closure, fault, commit, reconcile the platform alarm (R6), then report new parking (R27).
  */
-import type { ModelError, ParkedReport } from "./results.ts"
+import type { AlarmStatus, ModelError, ParkedReport } from "./results.ts"
 import type { Situation } from "./situations.ts"
 import {
   assertRowInvariants,
@@ -64,6 +64,14 @@ export interface StepRun {
   readonly transactions: Array<TransactionRecord>
   readonly reporterCalls: Array<ReporterCall>
   readonly situations: Set<Situation>
+  /** Per park report of this step, the rules and reason that parked its row (by report identity). */
+  readonly reportWhy: Map<ParkedReport, { readonly rules: ReadonlyArray<string>; readonly why: string }>
+  /**
+   * Rows whose acknowledgement was a no-op because the handler wrote them: the status an
+   * acknowledgement that ignored that write would have left instead (null: deleted). It names the H1
+   * anomaly when an implementation's row matches it.
+   */
+  readonly ackIgnoringWrite: Map<string, AlarmStatus | null>
 }
 
 /** Starts a scratchpad for one step. */
@@ -72,7 +80,7 @@ export const startRun = (
   nowMs: number,
   fault: TransactionFault | undefined,
   reporterFails: boolean
-): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set() })
+): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map() })
 
 /** Records that the step reached `situation`. */
 export const reach = (run: StepRun, situation: Situation): void => {
@@ -168,6 +176,12 @@ export const reportParked = (run: StepRun, storageIds: ReadonlyArray<string>, pa
       continue
     }
     const report: ParkedReport = { attempts: row.attempts, retryAtMs: Math.max(row.runAtMs, row.retryAtMs) }
+    // What parked the row decides a missing report as much as R18 does (a report is missing when nothing parked).
+    const decidedBy = run.state.rows[storageId]?.decidedBy
+    run.reportWhy.set(report, {
+      rules: [...(decidedBy?.rules ?? []), "R18", "R27"],
+      why: `newly parked in this call and reported once after commit${decidedBy === undefined ? "" : `; it parked because ${decidedBy.why}`}`
+    })
     pass?.parked.push(report)
     run.reporterCalls.push({ ...report, reporterFailed: run.reporterFails })
     run.situations.add("parkReported")

@@ -5,7 +5,7 @@ import type { Json } from "../../harness/Property.ts"
 import { processDueAlarms } from "./dispatch.ts"
 import { applyMutation } from "./mutation.ts"
 import type { Operation, TransactionMutation } from "./operations.ts"
-import type { ForkedWriteOutcome, ModelResult, MutationResult } from "./results.ts"
+import type { AlarmStatus, ForkedWriteOutcome, ModelResult, MutationResult } from "./results.ts"
 import { type ClosureOutcome, CrashSignal, reach, runTransaction, startRun, type StepRun, type TransactionRecord } from "./run.ts"
 import type { Situation } from "./situations.ts"
 import { type ModelState, type ReporterCall, byWakeThenStorageId } from "./state.ts"
@@ -40,6 +40,8 @@ export interface StepOutcome {
   readonly reporterCalls: ReadonlyArray<ReporterCall>
   /** Outcomes of writes attempted by handler-forked fibers after `processDueAlarms` returned. */
   readonly forkedWrites: ReadonlyArray<ForkedWriteOutcome>
+  /** Per storage id: the status an acknowledgement ignoring the handler's own write would have left (H1). */
+  readonly ackIgnoringWrite: Readonly<Record<string, AlarmStatus | null>>
 }
 
 const json = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json
@@ -234,7 +236,8 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     predictions,
     transactions: run.transactions,
     reporterCalls: run.reporterCalls,
-    forkedWrites: outcome.forkedWrites
+    forkedWrites: outcome.forkedWrites,
+    ackIgnoringWrite: Object.fromEntries(run.ackIgnoringWrite)
   }
 }
 
