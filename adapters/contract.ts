@@ -15,6 +15,7 @@ import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { ExecutionTrace, Json } from "../harness/Property.ts"
 import type { PropertyRun } from "../harness/RunResult.ts"
+import type { RunProgress } from "../harness/Runner.ts"
 
 /** The SQL dialect an adapter speaks; subjects keep their dialect differences in one small place keyed by this. */
 export type Dialect = "sqlite" | "postgres"
@@ -116,6 +117,10 @@ export interface HostedRunRequest {
   readonly timeLimitMs?: number
   /** Wall-clock limit of one scenario. */
   readonly runTimeoutMs?: number
+  /** Detection measurements only: stop once this many distinct requirements failed (see `runProperty`). */
+  readonly stopAfterFailures?: number
+  /** Progress of the run, for hosts that can report it while the run goes (not sent over the wire). */
+  readonly onProgress?: (progress: RunProgress) => void
 }
 
 /** A request to execute one scenario of a registered property (replay) where the databases live. */

@@ -51,11 +51,14 @@ const isHostedRunRequest = (value: unknown): value is HostedRunRequest =>
  * Optional wall-clock budgets a request may carry beyond `HostedRunRequest` (`timeLimitMs`,
  * `runTimeoutMs` of the runner); forwarded when they are positive numbers.
  */
-const runBudgets = (request: HostedRunRequest): { timeLimitMs?: number; runTimeoutMs?: number } => {
-  const extra = request as HostedRunRequest & { readonly timeLimitMs?: unknown; readonly runTimeoutMs?: unknown }
-  const budgets: { timeLimitMs?: number; runTimeoutMs?: number } = {}
+const runBudgets = (request: HostedRunRequest): { timeLimitMs?: number; runTimeoutMs?: number; stopAfterFailures?: number } => {
+  const extra = request as HostedRunRequest & { readonly timeLimitMs?: unknown; readonly runTimeoutMs?: unknown; readonly stopAfterFailures?: unknown }
+  const budgets: { timeLimitMs?: number; runTimeoutMs?: number; stopAfterFailures?: number } = {}
   if (typeof extra.timeLimitMs === "number" && extra.timeLimitMs > 0) budgets.timeLimitMs = extra.timeLimitMs
   if (typeof extra.runTimeoutMs === "number" && extra.runTimeoutMs > 0) budgets.runTimeoutMs = extra.runTimeoutMs
+  if (typeof extra.stopAfterFailures === "number" && Number.isSafeInteger(extra.stopAfterFailures) && extra.stopAfterFailures > 0) {
+    budgets.stopAfterFailures = extra.stopAfterFailures
+  }
   return budgets
 }
 

@@ -6,6 +6,13 @@
 import type { SubjectSuite } from "../../harness/Suite.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import { knownBadAlarms } from "../known-bad/alarms/index.ts"
+import { catchingEverything, keepsGoingAfterCrash, withoutHookPoints } from "../subjects/alarmsVariants.ts"
 
-/** One alarms suite per known-bad implementation (implementation name `known-bad/<id>`). */
-export const suites: ReadonlyArray<SubjectSuite> = knownBadAlarms.map((bad) => alarmsSuite(bad.implementation))
+/**
+ * One alarms suite per known-bad implementation (implementation name `known-bad/<id>`), and one per
+ * storage-fault variant of the shipped scheduler (`test/subjects/alarmsVariants.ts`).
+ */
+export const suites: ReadonlyArray<SubjectSuite> = [
+  ...knownBadAlarms.map((bad) => alarmsSuite(bad.implementation)),
+  ...[withoutHookPoints, catchingEverything, keepsGoingAfterCrash].map((implementation) => alarmsSuite(implementation))
+]
