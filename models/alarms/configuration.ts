@@ -28,15 +28,15 @@ export interface ConfigurationLayers {
 }
 
 /** Lowest allowed and default `minimumRetryDelay`: one second. */
-export const MINIMUM_RETRY_DELAY_FLOOR_MS = 1_000
+export const MIN_RETRY_DELAY_MS = 1_000
 /** Default `unchangedAttemptBudget`. */
-export const DEFAULT_UNCHANGED_ATTEMPT_BUDGET = 8
+export const UNCHANGED_ATTEMPT_BUDGET = 8
 /** Lowest allowed and default `parkedRetryDelay`: one hour. */
-export const PARKED_RETRY_DELAY_FLOOR_MS = 3_600_000
+export const PARKED_RETRY_DELAY_MS = 3_600_000
 /** Lowest allowed `minimumRepeatInterval`: one second. */
-export const MINIMUM_REPEAT_INTERVAL_FLOOR_MS = 1_000
+export const MIN_REPEAT_INTERVAL_MS = 1_000
 /** Default `minimumRepeatInterval`: one minute. */
-export const DEFAULT_MINIMUM_REPEAT_INTERVAL_MS = 60_000
+export const DEFAULT_MIN_REPEAT_INTERVAL_MS = 60_000
 
 /** The outcome of resolving a configuration: the value, or why it is invalid. */
 export type ConfigurationResolution =
@@ -53,21 +53,21 @@ const safeIntegerAtLeast = (value: number, minimum: number): boolean =>
  */
 export const resolveConfiguration = (layers: ConfigurationLayers): ConfigurationResolution => {
   const input = { ...layers.captured, ...layers.ambient }
-  const minimumRetryDelayMs = Math.ceil(input.minimumRetryDelayMs ?? MINIMUM_RETRY_DELAY_FLOOR_MS)
-  const unchangedAttemptBudget = input.unchangedAttemptBudget ?? DEFAULT_UNCHANGED_ATTEMPT_BUDGET
-  const parkedRetryDelayMs = Math.ceil(input.parkedRetryDelayMs ?? PARKED_RETRY_DELAY_FLOOR_MS)
-  const minimumRepeatIntervalMs = Math.ceil(input.minimumRepeatIntervalMs ?? DEFAULT_MINIMUM_REPEAT_INTERVAL_MS)
-  if (!safeIntegerAtLeast(minimumRetryDelayMs, MINIMUM_RETRY_DELAY_FLOOR_MS)) {
-    return { ok: false, reason: `minimumRetryDelay must be at least ${MINIMUM_RETRY_DELAY_FLOOR_MS} ms` }
+  const minimumRetryDelayMs = Math.ceil(input.minimumRetryDelayMs ?? MIN_RETRY_DELAY_MS)
+  const unchangedAttemptBudget = input.unchangedAttemptBudget ?? UNCHANGED_ATTEMPT_BUDGET
+  const parkedRetryDelayMs = Math.ceil(input.parkedRetryDelayMs ?? PARKED_RETRY_DELAY_MS)
+  const minimumRepeatIntervalMs = Math.ceil(input.minimumRepeatIntervalMs ?? DEFAULT_MIN_REPEAT_INTERVAL_MS)
+  if (!safeIntegerAtLeast(minimumRetryDelayMs, MIN_RETRY_DELAY_MS)) {
+    return { ok: false, reason: `minimumRetryDelay must be at least ${MIN_RETRY_DELAY_MS} ms` }
   }
   if (!safeIntegerAtLeast(unchangedAttemptBudget, 1)) {
     return { ok: false, reason: "unchangedAttemptBudget must be a safe integer of at least 1" }
   }
-  if (!safeIntegerAtLeast(parkedRetryDelayMs, PARKED_RETRY_DELAY_FLOOR_MS)) {
-    return { ok: false, reason: `parkedRetryDelay must be at least ${PARKED_RETRY_DELAY_FLOOR_MS} ms` }
+  if (!safeIntegerAtLeast(parkedRetryDelayMs, PARKED_RETRY_DELAY_MS)) {
+    return { ok: false, reason: `parkedRetryDelay must be at least ${PARKED_RETRY_DELAY_MS} ms` }
   }
-  if (!safeIntegerAtLeast(minimumRepeatIntervalMs, MINIMUM_REPEAT_INTERVAL_FLOOR_MS)) {
-    return { ok: false, reason: `minimumRepeatInterval must be at least ${MINIMUM_REPEAT_INTERVAL_FLOOR_MS} ms` }
+  if (!safeIntegerAtLeast(minimumRepeatIntervalMs, MIN_REPEAT_INTERVAL_MS)) {
+    return { ok: false, reason: `minimumRepeatInterval must be at least ${MIN_REPEAT_INTERVAL_MS} ms` }
   }
   if (parkedRetryDelayMs < minimumRetryDelayMs) {
     return { ok: false, reason: "parkedRetryDelay must be at least minimumRetryDelay" }

@@ -73,11 +73,11 @@ export { storageIdOf, ALARM_STORAGE_ID_PREFIX, type AlarmRef } from "./storageId
 export {
   resolveConfiguration,
   retryDelayMs,
-  MINIMUM_RETRY_DELAY_FLOOR_MS,
-  DEFAULT_UNCHANGED_ATTEMPT_BUDGET,
-  PARKED_RETRY_DELAY_FLOOR_MS,
-  MINIMUM_REPEAT_INTERVAL_FLOOR_MS,
-  DEFAULT_MINIMUM_REPEAT_INTERVAL_MS,
+  MIN_RETRY_DELAY_MS,
+  UNCHANGED_ATTEMPT_BUDGET,
+  PARKED_RETRY_DELAY_MS,
+  MIN_REPEAT_INTERVAL_MS,
+  DEFAULT_MIN_REPEAT_INTERVAL_MS,
   type ScheduleConfigurationInput,
   type ResolvedScheduleConfiguration,
   type ConfigurationLayers
@@ -131,5 +131,5 @@ export type { TransactionRecord } from "./run.ts"
 export { SITUATION_RULES, type Situation } from "./situations.ts"
 export { statusOf, predictStatuses, observableState, observableJson, type ObservableState, type ObservableRow, type StatusPrediction } from "./status.ts"
 export { describeOperation, describeState } from "./describe.ts"
-export { DEFAULT_PROCESS_LIMIT } from "./validation.ts"
+export { DEFAULT_PROCESS_DUE_ALARMS_LIMIT } from "./validation.ts"
 export { alarmsModel, ALARMS_MODEL_NAME } from "./referenceModel.ts"

@@ -41,13 +41,13 @@ export const isValidProgress = (progress: number): boolean => Number.isSafeInteg
 export const isValidRunAt = (runAtMs: number): boolean => Number.isSafeInteger(runAtMs)
 
 /** Default `limit` of `processDueAlarms`. */
-export const DEFAULT_PROCESS_LIMIT = 100
+export const DEFAULT_PROCESS_DUE_ALARMS_LIMIT = 100
 
 /** The dispatch limit, or why it is invalid (positive safe integer, R20). */
 export const resolveLimit = (
   limit: number | undefined
 ): { readonly ok: true; readonly limit: number } | { readonly ok: false; readonly reason: string } => {
-  const value = limit ?? DEFAULT_PROCESS_LIMIT
+  const value = limit ?? DEFAULT_PROCESS_DUE_ALARMS_LIMIT
   return Number.isSafeInteger(value) && value > 0
     ? { ok: true, limit: value }
     : { ok: false, reason: "limit must be a positive safe integer" }

@@ -157,7 +157,7 @@ export interface ProcessDueAlarmsResult {
 /** Hard floor of `minimumRetryDelay` and its default: one second. */
 export const MIN_RETRY_DELAY_MS = 1_000
 /** Default unchanged-attempt budget. */
-export const DEFAULT_UNCHANGED_ATTEMPT_BUDGET = 8
+export const UNCHANGED_ATTEMPT_BUDGET = 8
 /** Hard floor of `parkedRetryDelay` and its default: one hour. */
 export const PARKED_RETRY_DELAY_MS = 3_600_000
 /** Hard floor of `minimumRepeatInterval`: one second. */

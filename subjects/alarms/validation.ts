@@ -10,7 +10,7 @@ import type { AlarmPayload, AlarmRef, OnFailureAction, ResolvedScheduleConfigura
 import {
   DEFAULT_MIN_REPEAT_INTERVAL_MS,
   DEFAULT_PROCESS_DUE_ALARMS_LIMIT,
-  DEFAULT_UNCHANGED_ATTEMPT_BUDGET,
+  UNCHANGED_ATTEMPT_BUDGET,
   MIN_REPEAT_INTERVAL_MS,
   MIN_RETRY_DELAY_MS,
   PARKED_RETRY_DELAY_MS
@@ -45,7 +45,7 @@ export const resolveScheduleConfiguration = (input: ScheduleConfiguration): Reso
     "minimumRetryDelay (ms)"
   )
   const unchangedAttemptBudget = safeIntegerAtLeast(
-    input.unchangedAttemptBudget ?? DEFAULT_UNCHANGED_ATTEMPT_BUDGET,
+    input.unchangedAttemptBudget ?? UNCHANGED_ATTEMPT_BUDGET,
     1,
     "unchangedAttemptBudget"
   )
