@@ -1,15 +1,98 @@
 /**
- * Command-line parsing and validation. Every problem is a `UsageError` whose message names the
- * option and whose hint says what to type instead (the CLI prints both on one line, exit 2).
+ * The command line, declared with effect/cli: the flags and arguments of every command, and the typed
+ * option objects the command bodies receive (`RunOptions`, `ReplayOptions`, `CertifyOptions`, ...).
+ * effect/cli parses and types each value (integers in range, negative numbers such as `--seed -1`
+ * included); the `...From` functions then apply the rules that span flags. Every problem is a
+ * `UsageError` whose message names the option and whose hint says what to type instead (the CLI
+ * prints both on one line, exit 2).
  */
-import { parseArgs } from "node:util"
-import { Data } from "effect"
+import { Data, Effect, Option } from "effect"
+import { Argument, type Command, Flag } from "effect/cli"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../harness/Budget.ts"
 import { MAX_RUNS } from "../harness/Runner.ts"
 import { builtInAdapterNames } from "./adapterRegistry.ts"
 
 /** The command line was wrong. */
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string; readonly hint: string }> {}
+
+/** Default report folder. */
+export const DEFAULT_OUT_DIR = "conformance-report"
+
+/** Default certificate folder. */
+export const DEFAULT_CERTIFICATE_DIR = "certificate"
+
+/** The inclusive range of an integer flag, and the value its error message suggests. */
+export interface IntegerBounds {
+  readonly min: number
+  readonly max: number
+  readonly example: number
+}
+
+/** Every integer flag by name, so a wrong value reads the same whatever was wrong with it. */
+export const INTEGER_FLAGS: ReadonlyMap<string, IntegerBounds> = new Map([
+  ["runs", { min: 1, max: MAX_RUNS, example: DEFAULT_RUNS }],
+  ["seed", { min: -0x80000000, max: 0x7fffffff, example: 42 }],
+  ["time-limit", { min: 1, max: 86_400_000, example: 60_000 }],
+  ["run-timeout", { min: 1, max: 3_600_000, example: 30_000 }]
+])
+
+/** The one-line message of a wrong integer flag: `--runs must be an integer from 1 to 100000, got "-3"`. */
+export const integerFlagProblem = (name: string, value: string): UsageError | undefined => {
+  const bounds = INTEGER_FLAGS.get(name)
+  if (bounds === undefined) return undefined
+  return new UsageError({
+    message: `--${name} must be an integer from ${bounds.min} to ${bounds.max}, got "${value}"`,
+    hint: `for example --${name} ${bounds.example}`
+  })
+}
+
+const integerFlag = (name: string, metavar: string, description: string) => {
+  const bounds = INTEGER_FLAGS.get(name)!
+  return Flag.Int(name).pipe(
+    Flag.filter((value) => value >= bounds.min && value <= bounds.max, () => `an integer from ${bounds.min} to ${bounds.max}`),
+    Flag.withMetavar(metavar),
+    Flag.withDescription(description),
+    Flag.optional
+  )
+}
+
+const textFlag = (name: string, metavar: string, description: string) =>
+  Flag.String(name).pipe(Flag.withMetavar(metavar), Flag.withDescription(description), Flag.optional)
+
+const switchFlag = (name: string, description: string) =>
+  Flag.Boolean(name).pipe(Flag.withDescription(description), Flag.withDefault(false), Flag.withoutNegation)
+
+/** A hidden flag `certify` recognises only to refuse it with a message saying why. */
+const refusedFlag = (name: string) => Flag.String(name).pipe(Flag.withHidden, Flag.optional)
+
+const quiet = switchFlag("quiet", "no progress on stderr and no report paths on stdout (terse CI logs)")
+const verbose = switchFlag("verbose", "on an error, print its stack as well")
+
+/** `--adapter a,b`: names and module paths, split on commas, blanks dropped, each kept once in order. */
+export const parseList = (text: string | undefined): ReadonlyArray<string> | undefined =>
+  text === undefined ? undefined : [...new Set(text.split(",").map((item) => item.trim()).filter((item) => item.length > 0))]
+
+/** Flags of `list`. */
+export const listFlags = { json: switchFlag("json", "print the catalog as JSON for tools") } as const
+
+/** Options of `list`. */
+export interface ListOptions {
+  readonly json: boolean
+}
+
+/** Flags of `run`. */
+export const runFlags = {
+  adapter: textFlag("adapter", "NAMES|MODULE", `built-in adapters, comma separated (default ${builtInAdapterNames.join(",")}), or a module path such as ./my-adapter.ts`),
+  subject: textFlag("subject", "NAMES", "subjects to check, comma separated (default every subject)"),
+  implementation: textFlag("implementation", "MODULE", "bind a third-party implementation of a subject in place of the shipped one"),
+  runs: integerFlag("runs", "N", `generated scenarios per property per adapter (default ${DEFAULT_RUNS})`),
+  seed: integerFlag("seed", "S", `base seed, a 32-bit integer; negative allowed (default ${DEFAULT_SEED})`),
+  out: textFlag("out", "DIR", `report folder (default ${DEFAULT_OUT_DIR})`),
+  timeLimit: integerFlag("time-limit", "MS", "wall-clock limit per property; a property cut short is reported unknown"),
+  runTimeout: integerFlag("run-timeout", "MS", "wall-clock limit of each phase of one scenario: open, its operations, close (default 30000); an adapter's make and close get 4 times it; past it the adapter is reported hung (error, exit 2)"),
+  quiet,
+  verbose
+} as const
 
 /** Options of `run`. */
 export interface RunOptions {
@@ -26,57 +109,39 @@ export interface RunOptions {
   readonly implementation: string | undefined
 }
 
-/** Default report folder. */
-export const DEFAULT_OUT_DIR = "conformance-report"
+/** What effect/cli parses `run`'s flags into. */
+export type RunFlags = Command.Command.Config.Infer<typeof runFlags>
 
-const integer = (name: string, text: string, min: number, max: number): number => {
-  const value = Number(text)
-  if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError({ message: `--${name} must be an integer from ${min} to ${max}, got "${text}"`, hint: `for example --${name} ${Math.max(min, 1)}` })
-  }
-  return value
-}
+/** `run`'s options from its parsed flags: adapters and subjects split and deduplicated, defaults applied. */
+export const runOptionsFrom = (flags: RunFlags): Effect.Effect<RunOptions, UsageError> =>
+  Effect.gen(function*() {
+    const adapters = parseList(Option.getOrUndefined(flags.adapter)) ?? builtInAdapterNames
+    if (adapters.length === 0) return yield* new UsageError({ message: "--adapter names no adapter", hint: `use one or more of ${builtInAdapterNames.join(",")}` })
+    const subjects = parseList(Option.getOrUndefined(flags.subject))
+    if (subjects !== undefined && subjects.length === 0) return yield* new UsageError({ message: "--subject names no subject", hint: "drop --subject to check every subject" })
+    return {
+      adapters,
+      subjects,
+      runs: Option.getOrElse(flags.runs, () => DEFAULT_RUNS),
+      seed: Option.getOrElse(flags.seed, () => DEFAULT_SEED),
+      outDir: Option.getOrElse(flags.out, () => DEFAULT_OUT_DIR),
+      quiet: flags.quiet,
+      verbose: flags.verbose,
+      timeLimitMsPerProperty: Option.getOrUndefined(flags.timeLimit),
+      runTimeoutMs: Option.getOrUndefined(flags.runTimeout),
+      implementation: Option.getOrUndefined(flags.implementation)
+    }
+  })
 
-const list = (text: string | undefined): ReadonlyArray<string> | undefined =>
-  text === undefined ? undefined : text.split(",").map((item) => item.trim()).filter((item) => item.length > 0)
-
-const parse = (argv: ReadonlyArray<string>, options: NonNullable<Parameters<typeof parseArgs>[0]>["options"], allowPositionals: boolean) => {
-  try {
-    return parseArgs({ args: [...argv], options: options ?? {}, allowPositionals, strict: true })
-  } catch (error) {
-    throw new UsageError({ message: error instanceof Error ? error.message : String(error), hint: "run durable-conformance help for the options" })
-  }
-}
-
-/** Parses `run` options. */
-export const parseRunOptions = (argv: ReadonlyArray<string>): RunOptions => {
-  const { values } = parse(argv, {
-    adapter: { type: "string" },
-    subject: { type: "string" },
-    runs: { type: "string" },
-    seed: { type: "string" },
-    out: { type: "string" },
-    quiet: { type: "boolean" },
-    verbose: { type: "boolean" },
-    "time-limit": { type: "string" },
-    "run-timeout": { type: "string" },
-    implementation: { type: "string" }
-  }, false)
-  const adapters = list(values.adapter as string | undefined) ?? builtInAdapterNames
-  if (adapters.length === 0) throw new UsageError({ message: "--adapter names no adapter", hint: `use one or more of ${builtInAdapterNames.join(",")}` })
-  return {
-    adapters,
-    subjects: list(values.subject as string | undefined),
-    runs: values.runs === undefined ? DEFAULT_RUNS : integer("runs", values.runs as string, 1, MAX_RUNS),
-    seed: values.seed === undefined ? DEFAULT_SEED : integer("seed", values.seed as string, -0x80000000, 0x7fffffff),
-    outDir: (values.out as string | undefined) ?? DEFAULT_OUT_DIR,
-    quiet: values.quiet === true,
-    verbose: values.verbose === true,
-    timeLimitMsPerProperty: values["time-limit"] === undefined ? undefined : integer("time-limit", values["time-limit"] as string, 1, 86_400_000),
-    runTimeoutMs: values["run-timeout"] === undefined ? undefined : integer("run-timeout", values["run-timeout"] as string, 1, 3_600_000),
-    implementation: values.implementation as string | undefined
-  }
-}
+/** Flags and argument of `replay`. */
+export const replayFlags = {
+  target: Argument.String("token").pipe(Argument.withDescription("the replay token printed next to a failure, or a report.json (its first failure, or --requirement's)")),
+  step: switchFlag("step", "print every step with model and implementation state side by side"),
+  requirement: textFlag("requirement", "ID", "with a report.json: replay the failure of this requirement"),
+  bind: textFlag("bind", "MODULE", "a module exporting `suites`, or the implementation module given to run --implementation"),
+  adapter: textFlag("adapter", "NAME|MODULE", "the adapter to replay on, when the token names a module adapter"),
+  verbose
+} as const
 
 /** Options of `replay`. */
 export interface ReplayOptions {
@@ -91,27 +156,38 @@ export interface ReplayOptions {
   readonly verbose: boolean
 }
 
-/** Parses `replay` options. */
-export const parseReplayOptions = (argv: ReadonlyArray<string>): ReplayOptions => {
-  const { values, positionals } = parse(argv, {
-    step: { type: "boolean" },
-    requirement: { type: "string" },
-    bind: { type: "string" },
-    adapter: { type: "string" },
-    verbose: { type: "boolean" }
-  }, true)
-  if (positionals.length !== 1) {
-    throw new UsageError({ message: `replay takes one token or report.json, got ${positionals.length}`, hint: "durable-conformance replay <token | report.json> [--step]" })
-  }
-  return {
-    target: positionals[0]!,
-    step: values.step === true,
-    requirement: values.requirement as string | undefined,
-    bind: values.bind as string | undefined,
-    adapter: values.adapter as string | undefined,
-    verbose: values.verbose === true
-  }
-}
+/** `replay`'s options from its parsed flags and argument. */
+export const replayOptionsFrom = (flags: Command.Command.Config.Infer<typeof replayFlags>): ReplayOptions => ({
+  target: flags.target,
+  step: flags.step,
+  requirement: Option.getOrUndefined(flags.requirement),
+  bind: Option.getOrUndefined(flags.bind),
+  adapter: Option.getOrUndefined(flags.adapter),
+  verbose: flags.verbose
+})
+
+/** Options `certify` refuses: a certificate cannot come from a filtered or shortened run. */
+export const CERTIFY_REFUSED_OPTIONS = ["subject", "runs", "seed", "time-limit", "requirement"] as const
+
+/** The adapter an implementation certificate uses when `--adapter` is not given. */
+export const DEFAULT_IMPLEMENTATION_ADAPTER = "sqlite"
+
+/** Why `certify` refuses `--name` (given with or without a value). */
+export const certifyRefusal = (name: string): UsageError =>
+  new UsageError({
+    message: `certify refuses --${name}: a certificate covers every requirement at the fixed budget`,
+    hint: "use durable-conformance run for filtered or shorter runs"
+  })
+
+/** Flags of `certify` (the refused ones are hidden: they exist only to be refused with a reason). */
+export const certifyFlags = {
+  adapter: textFlag("adapter", "NAME|MODULE", `the adapter to certify, a module path such as ./their-adapter.ts (with --implementation: the adapter to run on, default ${DEFAULT_IMPLEMENTATION_ADAPTER})`),
+  implementation: textFlag("implementation", "MODULE", "certify this implementation of a subject instead of an adapter"),
+  out: textFlag("out", "DIR", `certificate and report folder (default ${DEFAULT_CERTIFICATE_DIR})`),
+  quiet,
+  verbose,
+  refused: Object.fromEntries(CERTIFY_REFUSED_OPTIONS.map((name) => [name, refusedFlag(name)])) as Record<(typeof CERTIFY_REFUSED_OPTIONS)[number], Flag.Flag<Option.Option<string>>>
+} as const
 
 /** Options of `certify`. */
 export interface CertifyOptions {
@@ -123,32 +199,25 @@ export interface CertifyOptions {
   readonly verbose: boolean
 }
 
-/** Options `certify` refuses: a certificate cannot come from a filtered or shortened run. */
-export const CERTIFY_REFUSED_OPTIONS = ["subject", "runs", "seed", "time-limit", "requirement"] as const
-
-/** The adapter an implementation certificate uses when `--adapter` is not given. */
-export const DEFAULT_IMPLEMENTATION_ADAPTER = "sqlite"
-
-/** Parses `certify` options, refusing filters and budget overrides. */
-export const parseCertifyOptions = (argv: ReadonlyArray<string>): CertifyOptions => {
-  for (const refused of CERTIFY_REFUSED_OPTIONS) {
-    if (argv.some((arg) => arg === `--${refused}` || arg.startsWith(`--${refused}=`))) {
-      throw new UsageError({
-        message: `certify refuses --${refused}: a certificate covers every requirement at the fixed budget`,
-        hint: "use durable-conformance run for filtered or shorter runs"
-      })
+/** `certify`'s options from its parsed flags, refusing filters and budget overrides. */
+export const certifyOptionsFrom = (flags: Command.Command.Config.Infer<typeof certifyFlags>): Effect.Effect<CertifyOptions, UsageError> =>
+  Effect.gen(function*() {
+    const refused = CERTIFY_REFUSED_OPTIONS.find((name) => Option.isSome(flags.refused[name]))
+    if (refused !== undefined) return yield* certifyRefusal(refused)
+    const implementation = Option.getOrUndefined(flags.implementation)
+    if (Option.isNone(flags.adapter) && implementation === undefined) {
+      return yield* new UsageError({ message: "certify needs --adapter or --implementation", hint: "durable-conformance certify --adapter ./my-adapter.ts, or certify --implementation ./my-alarms.ts [--adapter sqlite]" })
     }
-  }
-  const { values } = parse(argv, { adapter: { type: "string" }, implementation: { type: "string" }, out: { type: "string" }, quiet: { type: "boolean" }, verbose: { type: "boolean" } }, false)
-  const implementation = values.implementation as string | undefined
-  if (values.adapter === undefined && implementation === undefined) {
-    throw new UsageError({ message: "certify needs --adapter or --implementation", hint: "durable-conformance certify --adapter ./my-adapter.ts, or certify --implementation ./my-alarms.ts [--adapter sqlite]" })
-  }
-  return {
-    adapter: (values.adapter as string | undefined) ?? DEFAULT_IMPLEMENTATION_ADAPTER,
-    implementation,
-    outDir: (values.out as string | undefined) ?? "certificate",
-    quiet: values.quiet === true,
-    verbose: values.verbose === true
-  }
-}
+    return {
+      adapter: Option.getOrElse(flags.adapter, () => DEFAULT_IMPLEMENTATION_ADAPTER),
+      implementation,
+      outDir: Option.getOrElse(flags.out, () => DEFAULT_CERTIFICATE_DIR),
+      quiet: flags.quiet,
+      verbose: flags.verbose
+    }
+  })
+
+/** Argument of `verify-certificate`. */
+export const verifyCertificateFlags = {
+  file: Argument.String("certificate.json").pipe(Argument.withDescription("the certificate.json written by certify"))
+} as const

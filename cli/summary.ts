@@ -1,11 +1,13 @@
 /**
- * The terminal summary of a report: one line per adapter with verdict counts, then each failing or
- * unshown requirement with its one-sentence reason and the replay command.
+ * The terminal summary of a report: one line per adapter with verdict counts, then each failed
+ * requirement with its one-sentence reason and the replay command, errors, and the unknowns one line
+ * per property (`summaryFindings.ts`).
  */
 import type { ConformanceReport } from "../harness/RunResult.ts"
+import { budgetText, findingLines } from "./summaryFindings.ts"
 
 /** Renders the plain-text summary printed at the end of `run` and `certify`. */
-export const renderSummary = (report: ConformanceReport, options: { readonly reportPaths?: ReadonlyArray<string> } = {}): string => {
+export const renderSummary = (report: ConformanceReport, options: { readonly reportPaths?: ReadonlyArray<string>; readonly seeds?: ReadonlyArray<number> } = {}): string => {
   const lines: Array<string> = []
   for (const adapter of report.adapters) {
     const counts = { pass: 0, fail: 0, "not-applicable": 0, unknown: 0, error: 0 }
@@ -16,18 +18,9 @@ export const renderSummary = (report: ConformanceReport, options: { readonly rep
         `   (${adapter.fingerprint.engine} ${adapter.fingerprint.engineVersion})`
     )
   }
-  for (const adapter of report.adapters) {
-    for (const requirement of adapter.requirements) {
-      if (requirement.verdict === "pass" || requirement.verdict === "not-applicable") continue
-      lines.push("", `${requirement.verdict.toUpperCase()} ${requirement.requirementId} on ${adapter.fingerprint.name}: ${requirement.title}`)
-      lines.push(`  ${requirement.reason}`)
-      if (requirement.counterexample !== undefined) {
-        lines.push(`  ${requirement.counterexample.trace.steps.length} steps; replay: npx durable-conformance replay ${requirement.counterexample.replayToken} --step`)
-      }
-    }
-  }
+  lines.push(...findingLines(report))
   const { summary } = report
-  lines.push("", `${summary.pass} pass, ${summary.fail} fail, ${summary["not-applicable"]} not-applicable, ${summary.unknown} unknown, ${summary.error} error (seed ${report.options.seed}, ${report.options.runs} runs per property)`)
+  lines.push("", `${summary.pass} pass, ${summary.fail} fail, ${summary["not-applicable"]} not-applicable, ${summary.unknown} unknown, ${summary.error} error (${budgetText(report, options.seeds)})`)
   for (const path of options.reportPaths ?? []) lines.push(`report: ${path}`)
   return `${lines.join("\n")}\n`
 }

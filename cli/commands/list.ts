@@ -7,9 +7,10 @@ import { builtInAdapters } from "../adapterRegistry.ts"
 import { suites } from "../../properties/registry.ts"
 import type { CliIo } from "../io.ts"
 import { ExitCode } from "../io.ts"
+import type { ListOptions } from "../options.ts"
 
 /** Prints the catalog; `--json` prints it as JSON for tools. */
-export const listCommand = (argv: ReadonlyArray<string>, io: CliIo): Effect.Effect<number> =>
+export const listCommand = (options: ListOptions, io: CliIo): Effect.Effect<number> =>
   Effect.sync(() => {
     const catalog = {
       subjects: suites.map((suite) => ({
@@ -22,7 +23,7 @@ export const listCommand = (argv: ReadonlyArray<string>, io: CliIo): Effect.Effe
       })),
       adapters: builtInAdapters.map((adapter) => ({ name: adapter.name, description: adapter.description, capabilities: adapter.capabilities }))
     }
-    if (argv.includes("--json")) {
+    if (options.json) {
       io.stdout(`${JSON.stringify(catalog, null, 2)}\n`)
       return ExitCode.ok
     }
@@ -40,6 +41,7 @@ export const listCommand = (argv: ReadonlyArray<string>, io: CliIo): Effect.Effe
       for (const requirement of subject.requirements) {
         const needs = requirement.needs.length > 0 ? ` [needs ${requirement.needs.join(", ")}]` : ""
         lines.push(`  ${requirement.id}  ${requirement.title} (${requirement.rules.join(", ")})${needs}`)
+        lines.push(`           checked by ${requirement.properties.length === 0 ? "no property" : requirement.properties.join(", ")}`)
       }
     }
     io.stdout(`${lines.join("\n")}\n`)
