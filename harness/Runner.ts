@@ -12,19 +12,20 @@
  * Infrastructure failures (an adapter that throws or hangs) are reported as `error`, never as a
  * requirement failure, and never shrunk.
  */
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Scope } from "effect"
 import * as fc from "fast-check"
 import { type CapabilityName, hasCapability, type StorageAdapter } from "../adapters/contract.ts"
+import { type AdapterHang, type AdapterPhase, adapterLifecycleTimeoutMs, DEFAULT_RUN_TIMEOUT_MS, hangError, hangOf, withDeadline } from "./Deadline.ts"
 import { HarnessError, InvalidOptionsError } from "./errors.ts"
-import { type DivergentTrace, divergentRequirement, type FirstFailure, searchScenarios, type SearchOutcome, shrinkFailure } from "./FailureSearch.ts"
+import { type DivergentTrace, divergentRequirement, type ExecuteScenario, type FirstFailure, searchScenarios, type SearchOutcome, shrinkFailure } from "./FailureSearch.ts"
 import type { ExecutionTrace, Json, PropertyDefinition } from "./Property.ts"
 import { checksum32, encodeReplayToken } from "./ReplayToken.ts"
 import { withRunEnvironment } from "./RunEnvironment.ts"
 import type { Counterexample, FailedPropertyRun, PropertyRun, PropertyRunBase } from "./RunResult.ts"
 import { SUITE_VERSION } from "./SuiteVersion.ts"
 
-/** Default time one scenario may take on real (wall-clock) time before the adapter is declared hung: 60 s. */
-export const DEFAULT_RUN_TIMEOUT_MS = 60_000
+/** Default wall-clock limit of each phase of one scenario (measured; see `harness/Deadline.ts`). */
+export { DEFAULT_RUN_TIMEOUT_MS } from "./Deadline.ts"
 
 /** Most runs one property run may ask for. */
 export const MAX_RUNS = 100_000
@@ -54,6 +55,10 @@ export interface RunPropertyOptions {
   /** Wall-clock limit of one scenario; past it the adapter is declared hung (verdict `error`). */
   readonly runTimeoutMs?: number
   readonly onProgress?: (progress: RunProgress) => void
+  /** Called as each scenario enters a phase (`open`, `scenario`, `close`): a watchdog outside can name it. */
+  readonly onPhase?: (phase: AdapterPhase) => void
+  /** Called once when the adapter hangs (the run then ends with verdict `error`). */
+  readonly onHang?: (hang: AdapterHang) => void
   /**
    * Detection measurements only: stop once this many distinct requirements failed. The run has then
    * not spent its budget, so every requirement it did not fail stays `unknown`, never `pass`.
@@ -75,47 +80,58 @@ const describeCause = (cause: Cause.Cause<unknown>): string => {
   return String(error)
 }
 
+/** Hooks of `executeScenario`. */
+export interface ExecuteHooks {
+  /** Called as the scenario enters each phase. */
+  readonly onPhase?: (phase: AdapterPhase) => void
+}
+
+const adapterFailure = (property: PropertyDefinition<any>, adapter: StorageAdapter, cause: Cause.Cause<unknown>): HarnessError => {
+  const failure = Cause.squash(cause)
+  if (failure instanceof HarnessError) return failure
+  return new HarnessError({
+    message: `adapter ${adapter.name} failed while running ${property.id}: ${describeCause(cause)}`,
+    hint: "the adapter threw or its engine broke; rerun with --verbose for the stack",
+    cause: failure
+  })
+}
+
 /**
  * Executes one scenario of `property` on a fresh database of `adapter`, under the deterministic run
- * environment, with a wall-clock timeout. Fails with `HarnessError` when the adapter throws or hangs.
+ * environment. Each phase (`open`, the scenario's operations, `close`: releasing the database) gets
+ * `runTimeoutMs` of wall-clock time (`withDeadline`). Fails with `HarnessError` when the adapter throws
+ * or hangs; a hang carries `hang` naming the phase. After a hang the scope is closed in the background,
+ * never waited for.
  */
 export const executeScenario = (
   property: PropertyDefinition<any>,
   adapter: StorageAdapter,
   scenario: Json,
-  runTimeoutMs: number = DEFAULT_RUN_TIMEOUT_MS
+  runTimeoutMs: number = DEFAULT_RUN_TIMEOUT_MS,
+  hooks: ExecuteHooks = {}
 ): Effect.Effect<ExecutionTrace, HarnessError> =>
-  Effect.scoped(
-    Effect.gen(function*() {
-      const database = yield* adapter.open({ connections: property.connections ?? 1 })
-      return yield* withRunEnvironment(
-        scenarioRandomSeed(scenario),
-        property.execute(scenario, { database, capabilities: adapter.capabilities, adapterName: adapter.name, dialect: adapter.dialect })
-      )
-    })
-  ).pipe(
-    Effect.timeoutOrElse({
-      duration: runTimeoutMs,
-      orElse: () =>
-        Effect.fail(
-          new HarnessError({
-            message: `adapter ${adapter.name} did not finish one scenario of ${property.id} within ${runTimeoutMs} ms`,
-            hint: "the adapter hangs (a lock never released, a connection that never answers); fix it or raise --run-timeout"
-          })
-        )
-    }),
-    Effect.catchCause((cause) => {
-      const failure = Cause.squash(cause)
-      if (failure instanceof HarnessError) return Effect.fail(failure)
-      return Effect.fail(
-        new HarnessError({
-          message: `adapter ${adapter.name} failed while running ${property.id}: ${describeCause(cause)}`,
-          hint: "the adapter threw or its engine broke; rerun with --verbose for the stack",
-          cause: failure
-        })
-      )
-    })
-  )
+  Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const guard = <A, E>(phase: AdapterPhase, effect: Effect.Effect<A, E>) => {
+      hooks.onPhase?.(phase)
+      return withDeadline(effect, runTimeoutMs, () => hangError({ adapter: adapter.name, phase, timeoutMs: runTimeoutMs, propertyId: property.id }))
+    }
+    const ran = yield* Effect.exit(Effect.gen(function*() {
+      const database = yield* guard("open", Scope.provide(scope)(adapter.open({ connections: property.connections ?? 1 })))
+      const environment = { database, capabilities: adapter.capabilities, adapterName: adapter.name, dialect: adapter.dialect }
+      return yield* guard("scenario", Scope.provide(scope)(withRunEnvironment(scenarioRandomSeed(scenario), property.execute(scenario, environment))))
+    })).pipe(
+      // Interrupted from outside (Ctrl-C): still release the database, within the same limit.
+      Effect.onInterrupt(() => Effect.ignore(withDeadline(Scope.close(scope, Exit.void), runTimeoutMs, () => "hung")))
+    )
+    if (Exit.isFailure(ran) && hangOf(Cause.squash(ran.cause)) !== undefined) {
+      yield* Effect.forkDetach(Scope.close(scope, ran))
+      return yield* Effect.failCause(ran.cause)
+    }
+    const closed = yield* Effect.exit(guard("close", Scope.close(scope, ran)))
+    if (Exit.isFailure(closed)) return yield* Effect.failCause(closed.cause)
+    return yield* ran
+  }).pipe(Effect.catchCause((cause) => Effect.fail(adapterFailure(property, adapter, cause))))
 
 /**
  * Drops the parts of a failing scenario that never ran (commands after the divergence that shrinking
@@ -124,15 +140,14 @@ export const executeScenario = (
  */
 const truncateToExecuted = (
   property: PropertyDefinition<any>,
-  adapter: StorageAdapter,
+  execute: ExecuteScenario,
   scenario: Json,
-  trace: DivergentTrace,
-  runTimeoutMs: number
+  trace: DivergentTrace
 ): Effect.Effect<{ readonly scenario: Json; readonly trace: DivergentTrace }, HarnessError> =>
   Effect.gen(function*() {
     const shorter = property.truncate?.(scenario, trace)
     if (shorter === undefined || JSON.stringify(shorter) === JSON.stringify(scenario)) return { scenario, trace }
-    const shorterTrace = yield* executeScenario(property, adapter, shorter, runTimeoutMs)
+    const shorterTrace = yield* execute(shorter)
     const same = shorterTrace.divergence !== null &&
       shorterTrace.divergence.requirementId === trace.divergence.requirementId &&
       shorterTrace.divergence.stepIndex === trace.divergence.stepIndex
@@ -161,7 +176,8 @@ interface MinimizeContext {
   readonly adapter: StorageAdapter
   readonly arbitrary: fc.Arbitrary<Json>
   readonly seed: number
-  readonly runTimeoutMs: number
+  /** Executes one scenario under the run's deadlines. */
+  readonly execute: ExecuteScenario
   /** Wall-clock deadline (epoch ms) of the whole property run, when it has a time limit. */
   readonly deadlineMs: number | undefined
   readonly onShrinkCandidate: (requirementId: string) => void
@@ -180,8 +196,7 @@ const nonDeterministic = (property: PropertyDefinition<any>, requirementId: stri
  */
 const minimizeFailure = (context: MinimizeContext, failure: FirstFailure): Effect.Effect<Counterexample, HarnessError> =>
   Effect.gen(function*() {
-    const { property, adapter, runTimeoutMs } = context
-    const execute = (scenario: Json) => executeScenario(property, adapter, scenario, runTimeoutMs)
+    const { property, adapter, execute } = context
     const shrunk = yield* shrinkFailure({
       arbitrary: context.arbitrary,
       execute,
@@ -194,7 +209,7 @@ const minimizeFailure = (context: MinimizeContext, failure: FirstFailure): Effec
     if (shrunkTrace.divergence === null || divergentRequirement(shrunkTrace.divergence) !== failure.requirementId) {
       return yield* nonDeterministic(property, failure.requirementId)
     }
-    const { scenario, trace } = yield* truncateToExecuted(property, adapter, shrunk.scenario, { ...shrunkTrace, divergence: shrunkTrace.divergence }, runTimeoutMs)
+    const { scenario, trace } = yield* truncateToExecuted(property, execute, shrunk.scenario, { ...shrunkTrace, divergence: shrunkTrace.divergence })
     const counterexample: Counterexample = {
       propertyId: property.id,
       scenario,
@@ -238,16 +253,41 @@ const concludeSearch = (
   return failed
 }
 
+/**
+ * `execute` that, once a scenario hung, fails every later scenario at once with that same hang: the
+ * adapter is not trusted after a hang, and shrinking must not wait out one deadline per candidate.
+ */
+const stickyAfterHang = (execute: ExecuteScenario): ExecuteScenario => {
+  let hung: HarnessError | undefined
+  return (scenario) =>
+    hung !== undefined
+      ? Effect.fail(hung)
+      : Effect.tapError(execute(scenario), (error) => Effect.sync(() => {
+        if (error.hang !== undefined) hung ??= error
+      }))
+}
+
+/**
+ * The backstop deadline of a hosted property run, whose scenarios the host bounds itself (one
+ * `runTimeoutMs` per phase): twice as many scenario deadlines as the budget has scenarios, plus one
+ * adapter lifecycle limit. Only a host that stopped answering altogether ever reaches it.
+ */
+export const hostedRunDeadlineMs = (runs: number, runTimeoutMs: number = DEFAULT_RUN_TIMEOUT_MS): number =>
+  2 * runs * runTimeoutMs + adapterLifecycleTimeoutMs(runTimeoutMs)
+
 /** A property run of `adapter.host`, delegated whole to where the adapter's databases live. */
-const runHosted = (options: RunPropertyOptions, host: NonNullable<StorageAdapter["host"]>, errorRun: (error: { readonly message: string; readonly hint: string }) => PropertyRun) =>
-  host.runProperty({
+const runHosted = (options: RunPropertyOptions, host: NonNullable<StorageAdapter["host"]>, errorRun: (error: HarnessError | { readonly message: string; readonly hint: string }) => PropertyRun) =>
+  withDeadline(host.runProperty({
     propertyId: options.property.id,
     implementation: options.property.implementation ?? "reference",
     seed: options.seed,
     runs: options.runs,
     ...(options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs }),
-    ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs })
-  }).pipe(
+    ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
+    ...(options.stopAfterFailures === undefined ? {} : { stopAfterFailures: options.stopAfterFailures }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress })
+  }), hostedRunDeadlineMs(options.runs, options.runTimeoutMs), () =>
+    hangError({ adapter: options.adapter.name, phase: "scenario", timeoutMs: hostedRunDeadlineMs(options.runs, options.runTimeoutMs), propertyId: options.property.id })).pipe(
     // A host that broke (the object was reset, the runtime died) is an infrastructure error of this
     // property run, reported as verdict `error`, not a failure of the whole conformance run.
     Effect.catch((error) => Effect.succeed(errorRun(error)))
@@ -278,25 +318,33 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
     return notApplicable
   }
   if (adapter.host !== undefined) {
-    return yield* runHosted(options, adapter.host, (error) => ({ ...base(0, {}), verdict: "error", error: { message: error.message, hint: error.hint } }))
+    return yield* runHosted(options, adapter.host, (error) => {
+      const hang = hangOf(error)
+      if (hang !== undefined) options.onHang?.(hang)
+      return { ...base(0, {}), verdict: "error", error: { message: error.message, hint: error.hint } }
+    })
   }
   const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS
+  const execute = stickyAfterHang((scenario) => executeScenario(property, adapter, scenario, runTimeoutMs, options.onPhase === undefined ? {} : { onPhase: options.onPhase }))
   const arbitrary = property.scenario(adapter.capabilities) as fc.Arbitrary<Json>
   const report = (phase: RunProgress["phase"], runsDone: number, requirementId?: string) =>
     options.onProgress?.({ propertyId: property.id, adapter: adapter.name, runsDone, runsTotal: runs, phase, ...(requirementId === undefined ? {} : { requirementId }) })
   const search = yield* searchScenarios({
     arbitrary,
-    execute: (scenario) => executeScenario(property, adapter, scenario, runTimeoutMs),
+    execute,
     seed,
     runs,
     ...(options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs }),
     onScenario: (runsDone) => report("generating", runsDone),
     ...(options.stopAfterFailures === undefined ? {} : { stopAfterFailures: options.stopAfterFailures })
   })
-  const errorRun = (error: HarnessError): PropertyRun => ({ ...base(search.runsExecuted, sortedRecord(search.covered)), verdict: "error", error: { message: error.message, hint: error.hint } })
+  const errorRun = (error: HarnessError): PropertyRun => {
+    if (error.hang !== undefined) options.onHang?.(error.hang)
+    return { ...base(search.runsExecuted, sortedRecord(search.covered)), verdict: "error", error: { message: error.message, hint: error.hint } }
+  }
   if (search.infrastructureError !== undefined) return errorRun(search.infrastructureError)
   const context: MinimizeContext = {
-    property, adapter, arbitrary, seed, runTimeoutMs,
+    property, adapter, arbitrary, seed, execute,
     deadlineMs: options.timeLimitMs === undefined ? undefined : startedMs + options.timeLimitMs,
     onShrinkCandidate: (requirementId) => report("shrinking", search.runsExecuted, requirementId)
   }

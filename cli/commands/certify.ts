@@ -12,11 +12,11 @@
  * reports. Verification checks a certificate's integrity digest, suite version and content hash, budget,
  * and completeness against the installed suite.
  */
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { readFileSync } from "node:fs"
+import { resolve } from "node:path"
 import { Data, Effect } from "effect"
 import { CERTIFY_SEEDS } from "../../harness/Budget.ts"
-import { runConformance } from "../../harness/Conformance.ts"
+import { type AdapterProblem, runConformance } from "../../harness/Conformance.ts"
 import type { AdapterResult, ConformanceReport } from "../../harness/RunResult.ts"
 import { requirementsByProperty, type SubjectSuite } from "../../harness/Suite.ts"
 import { countVerdicts, requirementResults } from "../../harness/Verdicts.ts"
@@ -25,11 +25,14 @@ import { suites } from "../../properties/registry.ts"
 import { CERTIFICATION_BUDGET, makeCertificate, renderCertificateHtml, renderCertificateJson, verifyCertificate } from "../../reports/certificate.ts"
 import { allRequirements } from "../../spec/index.ts"
 import type { CliIo } from "../io.ts"
-import { parseCertifyOptions, UsageError } from "../options.ts"
-import { bindSuites, loadImplementationModule, resolveAdaptersFor } from "../implementation.ts"
+import { type CertifyOptions, UsageError } from "../options.ts"
+import { bindSuites, loadImplementationModule } from "../implementation.ts"
+import { resolveIsolatedAdapters } from "../isolation.ts"
+import { collectingEvents } from "./run.ts"
 import { progressPrinter } from "../progress.ts"
-import { exitCodeOf, renderSummary } from "../summary.ts"
-import { currentSuiteHash, writeReports } from "../writeReports.ts"
+import { recordReplayOrigins } from "../replayOrigin.ts"
+import { renderSummary } from "../summary.ts"
+import { checkOutputs, currentSuiteHash, publishReport, REPORT_FILES } from "../writeReports.ts"
 
 /** A certificate file could not be read or did not verify. */
 export class CertificateError extends Data.TaggedError("CertificateError")<{ readonly message: string; readonly hint: string }> {}
@@ -55,17 +58,21 @@ export const mergeSeedReports = (reports: ReadonlyArray<ConformanceReport>, cert
   }
 }
 
+/** The certificate files `certify` writes next to the reports. */
+export const CERTIFICATE_FILES: ReadonlyArray<string> = ["certificate.json", "certificate.html"]
+
 /** Certifies one adapter against every suite, or one third-party implementation (and the adapter it runs on). */
-export const certifyCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
-  Effect.gen(function*() {
-    const options = yield* Effect.try({ try: () => parseCertifyOptions(argv), catch: (error) => error as UsageError })
+export const certifyCommand = (options: CertifyOptions, io: CliIo) =>
+  Effect.scoped(Effect.gen(function*() {
+    yield* checkOutputs(options.outDir, io, [...REPORT_FILES, ...CERTIFICATE_FILES])
     const binding = options.implementation === undefined ? undefined : yield* loadImplementationModule(options.implementation, io.cwd)
     const certified = binding === undefined
       ? suites
       : bindSuites(suites.filter((suite) => suite.subject === "adapter" || suite.subject === binding.subject), binding)
-    const [definition] = yield* resolveAdaptersFor([options.adapter], binding)
+    const [definition] = yield* resolveIsolatedAdapters([options.adapter], binding, { cwd: io.cwd, env: io.env })
     const seeds = CERTIFY_SEEDS.slice(0, CERTIFICATION_BUDGET.seedCount)
-    const onEvent = progressPrinter(io, { quiet: options.quiet })
+    const adapterErrors: Array<AdapterProblem> = []
+    const onEvent = collectingEvents(progressPrinter(io, { quiet: options.quiet, seeds }), adapterErrors)
     const reports: Array<ConformanceReport> = []
     for (const seed of seeds) {
       reports.push(yield* runConformance({
@@ -78,7 +85,8 @@ export const certifyCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
         onEvent
       }))
     }
-    const report = mergeSeedReports(reports, certified)
+    // Replay tokens name the adapter and implementation modules, so printed replay commands work as printed.
+    const report = recordReplayOrigins(mergeSeedReports(reports, certified), { adapters: [options.adapter], implementation: options.implementation, cwd: io.cwd })
     const certificate = binding === undefined
       ? makeCertificate({ report, kind: "adapter", budget: CERTIFICATION_BUDGET, seeds, filtered: false })
       : makeCertificate({
@@ -89,17 +97,16 @@ export const certifyCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
         seeds,
         filtered: false
       })
-    const folder = resolve(io.cwd, options.outDir)
-    mkdirSync(folder, { recursive: true })
-    const paths = [...writeReports(report, options.outDir, io)]
-    for (const [name, content] of [["certificate.json", renderCertificateJson(certificate)], ["certificate.html", renderCertificateHtml(certificate)]] as const) {
-      writeFileSync(join(folder, name), content)
-      paths.push(join(folder, name))
-    }
-    io.stdout(renderSummary(report, { reportPaths: options.quiet ? [] : paths }))
-    io.stdout(certificate.body.conformant ? "certificate: conformant\n" : "certificate: NOT conformant (see the failing requirements above)\n")
-    return exitCodeOf(report)
-  })
+    return publishReport(report, io, {
+      outDir: options.outDir,
+      quiet: options.quiet,
+      extraFiles: [["certificate.json", renderCertificateJson(certificate)], ["certificate.html", renderCertificateHtml(certificate)]],
+      adapterErrors,
+      summary: (paths) =>
+        renderSummary(report, { reportPaths: paths, seeds }) +
+        (certificate.body.conformant ? "certificate: conformant\n" : "certificate: NOT conformant (see the failing requirements above)\n")
+    })
+  }))
 
 /** Verifies a certificate file against this suite; exit 0 when valid (and says whether it is conformant), 1 when not. */
 export const verifyCertificateCommand = (argv: ReadonlyArray<string>, io: CliIo) =>

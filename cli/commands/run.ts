@@ -4,28 +4,49 @@
  * the reports, prints a summary, and exits 0 (all pass), 1 (a requirement failed or was not shown to
  * hold) or 2 (usage or adapter error). `--implementation` binds a third-party implementation of a
  * subject (alarms) in place of the shipped one.
+ *
+ * The outputs are checked before anything runs; adapter modules run in a child process
+ * (`cli/isolation.ts`); an adapter that fails or hangs is reported with verdict `error` and the others
+ * still run; the summary is printed even when a report file cannot be written.
  */
 import { Effect } from "effect"
-import { runConformance } from "../../harness/Conformance.ts"
+import { type AdapterProblem, type ConformanceEvent, runConformance } from "../../harness/Conformance.ts"
+import type { SubjectSuite } from "../../harness/Suite.ts"
 import { findSuite, subjectNames, suites } from "../../properties/registry.ts"
-import { bindSuites, loadImplementationModule, resolveAdaptersFor } from "../implementation.ts"
+import { bindSuites, loadImplementationModule } from "../implementation.ts"
 import type { CliIo } from "../io.ts"
-import { parseRunOptions, UsageError } from "../options.ts"
+import { resolveIsolatedAdapters } from "../isolation.ts"
+import { type RunOptions, UsageError } from "../options.ts"
 import { progressPrinter } from "../progress.ts"
-import { exitCodeOf, renderSummary } from "../summary.ts"
-import { currentSuiteHash, writeReports } from "../writeReports.ts"
+import { recordReplayOrigins } from "../replayOrigin.ts"
+import { renderSummary } from "../summary.ts"
+import { checkOutputs, currentSuiteHash, publishReport } from "../writeReports.ts"
+
+/** The suites `--subject` names (every suite when absent). */
+const chooseSuites = (subjects: ReadonlyArray<string> | undefined): Effect.Effect<ReadonlyArray<SubjectSuite>, UsageError> =>
+  subjects === undefined
+    ? Effect.succeed(suites)
+    : Effect.forEach(subjects, (subject) => {
+      const suite = findSuite(subject)
+      return suite === undefined ? Effect.fail(new UsageError({ message: `unknown subject "${subject}"`, hint: `use one of ${subjectNames.join(", ")}` })) : Effect.succeed(suite)
+    })
+
+/**
+ * The event handler of a run: `progress` (the progress printer) sees every event, and the adapters
+ * that could not be made or closed are collected into `adapterErrors` for one line each at the end.
+ */
+export const collectingEvents = (progress: (event: ConformanceEvent) => void, adapterErrors: Array<AdapterProblem>): ((event: ConformanceEvent) => void) => {
+  return (event) => {
+    if (event.type === "adapter-error") adapterErrors.push(event.error)
+    progress(event)
+  }
+}
 
 /** Runs the gate. */
-export const runCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
-  Effect.gen(function*() {
-    const options = yield* Effect.try({ try: () => parseRunOptions(argv), catch: (error) => error as UsageError })
-    const chosen = options.subjects === undefined
-      ? suites
-      : options.subjects.map((subject) => {
-        const suite = findSuite(subject)
-        if (suite === undefined) throw new UsageError({ message: `unknown subject "${subject}"`, hint: `use one of ${subjectNames.join(", ")}` })
-        return suite
-      })
+export const runCommand = (options: RunOptions, io: CliIo) =>
+  Effect.scoped(Effect.gen(function*() {
+    const chosen = yield* chooseSuites(options.subjects)
+    yield* checkOutputs(options.outDir, io)
     const binding = options.implementation === undefined ? undefined : yield* loadImplementationModule(options.implementation, io.cwd)
     if (binding !== undefined && !chosen.some((suite) => suite.subject === binding.subject)) {
       return yield* new UsageError({
@@ -33,8 +54,13 @@ export const runCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
         hint: `add ${binding.subject} to --subject, or drop --subject`
       })
     }
-    const adapters = yield* resolveAdaptersFor(options.adapters, binding)
-    const report = yield* runConformance({
+    const adapters = yield* resolveIsolatedAdapters(options.adapters, binding, {
+      cwd: io.cwd,
+      env: io.env,
+      ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs })
+    })
+    const adapterErrors: Array<AdapterProblem> = []
+    const found = yield* runConformance({
       kind: "run",
       adapters,
       suites: binding === undefined ? chosen : bindSuites(chosen, binding),
@@ -43,9 +69,14 @@ export const runCommand = (argv: ReadonlyArray<string>, io: CliIo) =>
       suiteHash: currentSuiteHash(),
       ...(options.timeLimitMsPerProperty === undefined ? {} : { timeLimitMsPerProperty: options.timeLimitMsPerProperty }),
       ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
-      onEvent: progressPrinter(io, { quiet: options.quiet })
+      onEvent: collectingEvents(progressPrinter(io, { quiet: options.quiet }), adapterErrors)
     })
-    const paths = writeReports(report, options.outDir, io)
-    io.stdout(renderSummary(report, { reportPaths: options.quiet ? [] : paths }))
-    return exitCodeOf(report)
-  })
+    // Replay tokens name the adapter and implementation modules, so printed replay commands work as printed.
+    const report = recordReplayOrigins(found, { adapters: options.adapters, implementation: options.implementation, cwd: io.cwd })
+    return publishReport(report, io, {
+      outDir: options.outDir,
+      quiet: options.quiet,
+      adapterErrors,
+      summary: (paths) => renderSummary(report, { reportPaths: paths })
+    })
+  }))
