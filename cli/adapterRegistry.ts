@@ -3,10 +3,8 @@
  * and the loader for a vendor's adapter module.
  */
 import { Effect } from "effect"
-import { pathToFileURL } from "node:url"
-import { resolve } from "node:path"
-import { existsSync } from "node:fs"
 import { type AdapterCapabilities, type AdapterDefinition, AdapterError, type StorageAdapter } from "../adapters/contract.ts"
+import { importUserModule } from "./loadModule.ts"
 
 /** A built-in adapter: its name, one line about it, and how to load its definition. */
 export interface BuiltInAdapter {
@@ -82,33 +80,35 @@ const isAdapterDefinition = (value: unknown): value is AdapterDefinition =>
 export const looksLikeModulePath = (specifier: string): boolean =>
   specifier.startsWith(".") || specifier.startsWith("/") || /\.(m|c)?(t|j)s$/.test(specifier)
 
+/** The adapter a module exports: its default export or `adapter` (an `AdapterDefinition` or a `StorageAdapter`). */
+const adapterExport = (exports: Readonly<Record<string, unknown>>, specifier: string): AdapterDefinition | undefined => {
+  for (const candidate of [exports["default"], exports["adapter"]]) {
+    if (isAdapterDefinition(candidate)) return candidate
+    if (isStorageAdapter(candidate)) return { name: candidate.name, description: `vendor adapter from ${specifier}`, make: Effect.succeed(candidate) }
+  }
+  return undefined
+}
+
 /**
- * Loads a vendor's adapter module (.ts or .js): its default export, or an export named `adapter`,
- * must be an `AdapterDefinition` (`{ name, description, make }`) or a `StorageAdapter`.
+ * Loads a vendor's adapter module (`.ts`, `.mts`, `.js`, ...; ES module or CommonJS package, see
+ * `cli/loadModule.ts`): its default export, or an export named `adapter`, must be an
+ * `AdapterDefinition` (`{ name, description, make }`) or a `StorageAdapter`. Every problem is a
+ * one-line `AdapterError`. The isolation child loads adapter modules with this function too.
  */
 export const loadAdapterModule = (specifier: string, cwd: string = process.cwd()): Effect.Effect<AdapterDefinition, AdapterError> =>
   Effect.gen(function*() {
-    const path = resolve(cwd, specifier)
-    const hint = "export default an AdapterDefinition { name, description, make } or a StorageAdapter (see README, \"Adding an adapter\")"
-    if (!existsSync(path)) {
-      return yield* new AdapterError({ adapter: specifier, message: `adapter module ${specifier} does not exist (looked at ${path})`, hint: "check the path" })
-    }
-    const module = yield* Effect.tryPromise({
-      try: () => import(pathToFileURL(path).href) as Promise<Record<string, unknown>>,
-      catch: (cause) => new AdapterError({ adapter: specifier, message: `adapter module ${specifier} failed to load: ${cause instanceof Error ? cause.message : String(cause)}`, hint: "fix the error in the module; run it with tsx to see the stack", cause })
+    const loaded = yield* importUserModule(specifier, cwd, `adapter module ${specifier}`).pipe(
+      Effect.mapError((error) => new AdapterError({ adapter: specifier, message: error.message, hint: error.hint }))
+    )
+    const definition = adapterExport(loaded.exports, specifier)
+    if (definition !== undefined) return definition
+    return yield* new AdapterError({
+      adapter: specifier,
+      message: `adapter module ${specifier} does not export an adapter`,
+      hint: "export default an AdapterDefinition { name, description, make } or a StorageAdapter (see README, \"Adding an adapter\")"
     })
-    const candidates = [module.default, module.adapter]
-    for (const candidate of candidates) {
-      if (isAdapterDefinition(candidate)) return candidate
-      if (isStorageAdapter(candidate)) {
-        const adapter = candidate
-        const definition: AdapterDefinition = { name: adapter.name, description: `vendor adapter from ${specifier}`, make: Effect.succeed(adapter) }
-        return definition
-      }
-    }
-    return yield* new AdapterError({ adapter: specifier, message: `adapter module ${specifier} does not export an adapter`, hint })
   })
 
-/** Resolves `--adapter` values: built-in names or module paths. */
-export const resolveAdapters = (specifiers: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<AdapterDefinition>, AdapterError> =>
-  Effect.forEach(specifiers, (specifier) => (looksLikeModulePath(specifier) ? loadAdapterModule(specifier) : loadBuiltInAdapter(specifier)))
+/** Resolves `--adapter` values: built-in names, or module paths relative to `cwd`. */
+export const resolveAdapters = (specifiers: ReadonlyArray<string>, cwd: string = process.cwd()): Effect.Effect<ReadonlyArray<AdapterDefinition>, AdapterError> =>
+  Effect.forEach(specifiers, (specifier) => (looksLikeModulePath(specifier) ? loadAdapterModule(specifier, cwd) : loadBuiltInAdapter(specifier)))

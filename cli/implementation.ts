@@ -6,9 +6,6 @@
  * or a binding `{ subject, implementation, version? }`. The suite of that subject is then bound to it in
  * place of the shipped implementation.
  */
-import { existsSync } from "node:fs"
-import { resolve } from "node:path"
-import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
 import { type AdapterDefinition, AdapterError } from "../adapters/contract.ts"
 import { resolveAdapters } from "./adapterRegistry.ts"
@@ -16,6 +13,7 @@ import { exportShapes, resolveExportBinding, type SubjectImplementation } from "
 import type { SubjectSuite } from "../harness/Suite.ts"
 import { subjectPlugins } from "../properties/plugins.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
+import { importUserModule } from "./loadModule.ts"
 import { UsageError } from "./options.ts"
 
 /** A subject bound to a third-party implementation. */
@@ -52,19 +50,18 @@ const bindingOf = (value: unknown, specifier: string, modulePath: string): Imple
   }
 }
 
-/** Loads and checks `specifier` (a .ts or .js path, relative to `cwd`). Every problem is a one-line `UsageError`. */
+/**
+ * Loads and checks `specifier` (a `.ts`, `.mts` or `.js` path relative to `cwd`, ES module or
+ * CommonJS package: `cli/loadModule.ts`). Every problem is a one-line `UsageError`. The isolation
+ * child loads implementation modules with this function too.
+ */
 export const loadImplementationModule = (specifier: string, cwd: string): Effect.Effect<ImplementationBinding, UsageError> =>
   Effect.gen(function*() {
-    const path = resolve(cwd, specifier)
-    if (!existsSync(path)) {
-      return yield* new UsageError({ message: `implementation module ${specifier} does not exist (looked at ${path})`, hint: "check the path given to --implementation" })
-    }
-    const module = yield* Effect.tryPromise({
-      try: () => import(pathToFileURL(path).href) as Promise<Record<string, unknown>>,
-      catch: (cause) => new UsageError({ message: `implementation module ${specifier} failed to load: ${cause instanceof Error ? cause.message : String(cause)}`, hint: "fix the error in the module; run it with tsx to see the stack" })
-    })
-    for (const candidate of [module.default, module.implementation]) {
-      const binding = bindingOf(candidate, specifier, path)
+    const loaded = yield* importUserModule(specifier, cwd, `implementation module ${specifier}`).pipe(
+      Effect.mapError((error) => new UsageError({ message: error.message, hint: error.hint }))
+    )
+    for (const candidate of [loaded.exports["default"], loaded.exports["implementation"]]) {
+      const binding = bindingOf(candidate, specifier, loaded.path)
       if (binding instanceof UsageError) return yield* binding
       if (binding !== undefined) return binding
     }

@@ -24,6 +24,14 @@ export interface ReplayTokenPayload {
   readonly path: string
   /** The minimized scenario, executed as-is on replay. */
   readonly scenario: Json
+  /**
+   * Set when the adapter came from a module (`--adapter ./theirs.ts`): its path as the run was given it,
+   * relative to the run's working directory (`./theirs.ts`), or absolute when outside it. Replay never
+   * imports it: the user must pass the same module with `--adapter`.
+   */
+  readonly adapterModule?: string
+  /** Set when the implementation came from a module (`--implementation ./theirs.ts`): as `adapterModule`, for `--bind`. */
+  readonly implementationModule?: string
 }
 
 /** Upper bound on a token's length (64 KiB): anything longer is refused as corrupt, not parsed. */
@@ -91,7 +99,9 @@ const isPayload = (value: unknown): value is ReplayTokenPayload => {
   return typeof record.suiteVersion === "string" && typeof record.propertyId === "string" &&
     typeof record.implementation === "string" && typeof record.adapter === "string" &&
     typeof record.seed === "number" && Number.isInteger(record.seed) && typeof record.path === "string" &&
-    "scenario" in record
+    "scenario" in record &&
+    (record.adapterModule === undefined || typeof record.adapterModule === "string") &&
+    (record.implementationModule === undefined || typeof record.implementationModule === "string")
 }
 
 /**

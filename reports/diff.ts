@@ -3,6 +3,11 @@
  * compared structurally. Objects (and arrays, by index) present on both sides are compared key by key;
  * a key present on one side only, or a leaf value that differs, is one row. Paths read like
  * JavaScript: `alarms["email/a1"].runAt`, `rows[0]`.
+ *
+ * Values are compared normalized: key order never matters, and an outcome the model states as a word
+ * (`"failure"`, `"success"`) equals the implementation's recorded exit of that kind (`{ error, message }`,
+ * `{ defect }`, `{ ok }`, `{ _tag: "Failure" }`): such a row differs in representation only and is not
+ * a difference.
  */
 
 /** One path and its value on each side (`undefined`: absent on that side). */
@@ -11,6 +16,8 @@ export interface StateDiffRow {
   readonly model: unknown
   readonly implementation: unknown
   readonly differs: boolean
+  /** True when the two sides are written differently but mean the same (`"failure"` and `{ error: … }`). */
+  readonly representationOnly?: true
 }
 
 /** The comparison of two states. */
@@ -34,7 +41,34 @@ const childPath = (parent: string, key: string): string =>
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value)
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
+const identical = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
+
+const OUTCOME_WORDS: ReadonlySet<unknown> = new Set(["success", "failure"])
+
+/** The kind of an outcome as properties record it: `"success"`, `"failure"`, or undefined for anything else. */
+export const outcomeKind = (value: unknown): "success" | "failure" | undefined => {
+  if (value === "success" || value === "failure") return value
+  if (!isRecord(value)) return undefined
+  if (value["_tag"] === "Success" || value["_tag"] === "Failure") return value["_tag"] === "Success" ? "success" : "failure"
+  const keys = Object.keys(value)
+  if (keys.length === 1 && keys[0] === "ok") return "success"
+  if (keys.length === 1 && keys[0] === "defect") return "failure"
+  if (keys.includes("error") && keys.every((key) => key === "error" || key === "message")) return "failure"
+  return undefined
+}
+
+/** True when one side states an outcome as a word and the other records an exit of that same kind. */
+const sameOutcome = (a: unknown, b: unknown): boolean =>
+  (OUTCOME_WORDS.has(a) || OUTCOME_WORDS.has(b)) && outcomeKind(a) !== undefined && outcomeKind(a) === outcomeKind(b)
+
+/**
+ * Normalized equality of two values: equal up to key order, or the same outcome written two ways.
+ *
+ * @example
+ * sameValue("failure", { error: "SqlError", message: "boom" }) // true
+ * sameValue("failure", { ok: null })                           // false
+ */
+export const sameValue = (a: unknown, b: unknown): boolean => identical(a, b) || sameOutcome(a, b)
 
 const canonical = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(canonical)
@@ -68,7 +102,9 @@ const walk = (model: unknown, implementation: unknown, path: string, depth: numb
     }
     return
   }
-  out.push({ path: shown, model, implementation, differs: !same(model, implementation) })
+  if (identical(model, implementation)) out.push({ path: shown, model, implementation, differs: false })
+  else if (sameOutcome(model, implementation)) out.push({ path: shown, model, implementation, differs: false, representationOnly: true })
+  else out.push({ path: shown, model, implementation, differs: true })
 }
 
 /**

@@ -4,15 +4,16 @@
  *
  * Layout: a header (suite, version, hash, seed, adapters), a summary table, a requirements table per
  * adapter (`id="requirements-<adapter>"`), then one section per failure (`id="failure-<adapter>-<req>"`)
- * with the explanation, the replay command, a timeline (`svg.timeline`) and a step table whose
- * divergent row is highlighted and whose state rows compare model and implementation key by key.
+ * with the explanation, the replay command, a timeline (`svg.timeline`; an ordered list `ol.tl-list`
+ * when every step shares one virtual time) and a step table whose divergent row is highlighted and
+ * whose state rows compare model and implementation key by key, normalized (`reports/diff.ts`).
  */
 import type { StepRecord } from "../harness/Property.ts"
 import type { AdapterResult, ConformanceReport, RequirementResult, Verdict } from "../harness/RunResult.ts"
 import { diffStates } from "./diff.ts"
 import { escapeHtml as esc } from "./escape.ts"
 import { redactSecrets } from "./redact.ts"
-import { renderTimelineSvg } from "./timeline.ts"
+import { isSingleInstant, renderTimeline } from "./timeline.ts"
 import { compactJson, countVerdicts, explanationOf, formatEpochMs, formatOffsetMs, overallStatus, replayCommand, VERDICT_LABEL, VERDICTS } from "./text.ts"
 
 /** Steps rendered per counterexample (minimized counterexamples are far shorter). */
@@ -101,6 +102,14 @@ table.state-diff{width:auto;min-width:60%;margin:4px 0 6px;background:#fff}
 table.state-diff td,table.state-diff th{font-size:12.5px;padding:2px 8px}
 table.state-diff tr.diff td{background:var(--fail-bg)}table.state-diff tr.diff td.path{font-weight:600;color:var(--fail)}
 .absent{color:var(--muted);font-style:italic}
+table.state-diff tr.repr td.path::after{content:" (same outcome)";color:var(--muted);font-weight:400}
+.tl-instant-timeline{background:#fbfcfd;border:1px solid var(--line);border-radius:6px;padding:8px 14px}
+.tl-instant{margin:0 0 4px;color:var(--muted);font-size:13px}
+ol.tl-list{margin:0;padding-left:3.2em;font-size:13px;line-height:1.7}
+ol.tl-list li::marker{color:var(--muted);font-variant-numeric:tabular-nums}
+ol.tl-list .tl-args{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;color:var(--muted);overflow-wrap:anywhere}
+ol.tl-list li.tl-fault code{color:var(--fault);font-weight:600}
+ol.tl-list li.tl-divergent{background:var(--fail-bg);border-radius:4px}ol.tl-list li.tl-divergent code{color:var(--fail);font-weight:700}
 footer{margin-top:40px;color:var(--muted);font-size:12px}
 @media print{.failure{break-inside:avoid-page}}
 `
@@ -192,7 +201,10 @@ const diffTable = (summary: string, model: unknown, implementation: unknown, ope
   const diff = diffStates(model, implementation, MAX_STATE_ROWS)
   const cell = (value: unknown): string => (value === undefined ? `<span class="absent">absent</span>` : jsonCell(value, 600))
   const rows = diff.rows.map(
-    (row) => `<tr class="${row.differs ? "diff" : "same"}"><td class="path mono">${esc(row.path)}</td><td>${cell(row.model)}</td><td>${cell(row.implementation)}</td></tr>`
+    (row) =>
+      row.representationOnly === true
+        ? `<tr class="same repr" title="the same outcome, written differently"><td class="path mono">${esc(row.path)}</td><td>${cell(row.model)}</td><td>${cell(row.implementation)}</td></tr>`
+        : `<tr class="${row.differs ? "diff" : "same"}"><td class="path mono">${esc(row.path)}</td><td>${cell(row.model)}</td><td>${cell(row.implementation)}</td></tr>`
   )
   if (diff.omitted > 0) rows.push(`<tr><td colspan="3" class="facts">${diff.omitted} equal values not shown</td></tr>`)
   return `<details class="${kind}"${open ? " open" : ""}><summary class="${diff.differing > 0 ? "has-diff" : ""}">${esc(summary)}</summary><table class="state-diff"><thead><tr><th>Path</th><th>Model</th><th>Implementation</th></tr></thead><tbody>${rows.join(
@@ -255,7 +267,7 @@ const failureSection = (adapter: AdapterResult, adapterSlug: string, requirement
   const firstMs = steps.length === 0 ? 0 : Math.min(...steps.map((s) => s.virtualTimeMs))
   const faults = steps.filter((s) => s.fault !== undefined).length
   const stepIdPrefix = `step-${adapterSlug}-${slug(requirement.requirementId)}-`
-  const timeline = renderTimelineSvg(steps, {
+  const timeline = renderTimeline(steps, {
     label: `Timeline of the counterexample for ${requirement.requirementId} on ${adapter.fingerprint.name}: ${steps.length} steps over virtual time`,
     divergentIndex: cx.divergence.stepIndex,
     stepIdPrefix,
@@ -274,7 +286,9 @@ const failureSection = (adapter: AdapterResult, adapterSlug: string, requirement
     } run${cx.runsToDetect === 1 ? "" : "s"} · ${cx.shrinkSteps} shrink steps · ${steps.length} steps, ${faults} fault${faults === 1 ? "" : "s"} · virtual time starts ${esc(
       formatEpochMs(firstMs)
     )}</p>`,
-    `<h4>Timeline</h4><figure class="timeline-figure">${timeline}<figcaption class="legend"><span><i class="lg-op"></i>operation</span><span><i class="lg-fault"></i>fault injected</span><span><i class="lg-div"></i>divergence</span>x axis: virtual time since the first step</figcaption></figure>`,
+    isSingleInstant(steps)
+      ? `<h4>Timeline</h4><figure class="timeline-figure">${timeline}</figure>`
+      : `<h4>Timeline</h4><figure class="timeline-figure">${timeline}<figcaption class="legend"><span><i class="lg-op"></i>operation</span><span><i class="lg-fault"></i>fault injected</span><span><i class="lg-div"></i>divergence</span>x axis: virtual time since the first step</figcaption></figure>`,
     `<h4>Steps</h4>`,
     stepsTable(steps, cx.divergence.stepIndex, stepIdPrefix),
     `</article>`

@@ -16,8 +16,42 @@ export const VERDICT_LABEL: Readonly<Record<Verdict, string>> = {
   error: "ERROR"
 }
 
-/** The command that replays a counterexample from its token. */
-export const replayCommand = (replayToken: string): string => `npx durable-conformance replay ${replayToken}`
+/**
+ * A word as a POSIX shell reads it back unchanged: as is when it is plain, else single-quoted.
+ *
+ * @example
+ * shellWord("./my-adapter.ts")  // "./my-adapter.ts"
+ * shellWord("./my adapter.ts")  // "'./my adapter.ts'"
+ */
+export const shellWord = (word: string): string => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)
+
+/** The module paths a token records (`adapterModule`, `implementationModule`); empty when it names none or does not parse. */
+const tokenModules = (replayToken: string): { readonly adapterModule?: unknown; readonly implementationModule?: unknown } => {
+  const body = replayToken.trim().split(".")[1]
+  if (body === undefined || !/^[A-Za-z0-9_-]*$/.test(body)) return {}
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(body, "base64url").toString("utf8"))
+    return typeof payload === "object" && payload !== null ? payload : {}
+  } catch {
+    return {}
+  }
+}
+
+/**
+ * The command that replays a counterexample from its token, with the modules the token names: a
+ * module adapter as `--adapter <path>`, a bound implementation as `--bind <path>` (replay imports only
+ * modules named on its command line, and checks they are the ones the token names).
+ *
+ * @example
+ * replayCommand(token) // "npx durable-conformance replay dc1.… --adapter ./my-adapter.ts"
+ */
+export const replayCommand = (replayToken: string): string => {
+  const { adapterModule, implementationModule } = tokenModules(replayToken)
+  const words = ["npx durable-conformance replay", replayToken]
+  if (typeof adapterModule === "string") words.push("--adapter", shellWord(adapterModule))
+  if (typeof implementationModule === "string") words.push("--bind", shellWord(implementationModule))
+  return words.join(" ")
+}
 
 const UNITS: ReadonlyArray<readonly [string, number]> = [
   ["d", 86_400_000],

@@ -3,7 +3,8 @@
  * axis with readable ticks (`+0s`, `+30m`, `+1h`), one mark per step labelled with its index and
  * operation, faults drawn as diamonds, the divergent step as a ringed red dot. Steps that share a
  * moment (common: several operations before the clock moves) are stacked in lanes so labels never
- * overlap. Pure string building; every text is escaped.
+ * overlap. When every step shares one moment there is no axis to draw: `renderTimeline` lists the
+ * steps in order instead. Pure string building; every text is escaped.
  */
 import type { StepRecord } from "../harness/Property.ts"
 import { escapeHtml } from "./escape.ts"
@@ -170,3 +171,42 @@ export const renderTimelineSvg = (steps: ReadonlyArray<StepRecord>, options: Tim
   parts.push("</svg>")
   return parts.join("")
 }
+
+/** True when every step happens at the same virtual time (or there is at most one step). */
+export const isSingleInstant = (steps: ReadonlyArray<StepRecord>): boolean => new Set(steps.map((step) => step.virtualTimeMs)).size <= 1
+
+/** Most steps listed by `renderInstantList` (minimized counterexamples are far shorter). */
+const MAX_LISTED_STEPS = 500
+
+/**
+ * Renders steps that all happen at one virtual time as an ordered list (`<ol class="tl-list">`), one
+ * item per step in execution order with its operation and arguments, faults and the divergent step
+ * marked: an axis would have nothing to show but one point.
+ *
+ * @example
+ * renderInstantList(counterexample.trace.steps, { label: "ADP-001 on sqlite", divergentIndex: 3 })
+ */
+export const renderInstantList = (steps: ReadonlyArray<StepRecord>, options: TimelineOptions): string => {
+  const at = steps[0] === undefined ? "" : `${formatOffsetMs(0)} (${formatEpochMs(steps[0].virtualTimeMs)})`
+  const words = steps.length === 0 ? "No steps were recorded." : steps.length === 1 ? `One step, at virtual time ${at}:` : `All ${steps.length} steps happen at the same virtual time, ${at}, in this order:`
+  const lead = `<p class="tl-instant">${escapeHtml(words)}</p>`
+  const items = steps.slice(0, MAX_LISTED_STEPS).map((step) => {
+    const divergent = step.index === options.divergentIndex
+    const classes = ["tl-item", step.fault === undefined ? "" : "tl-fault", divergent ? "tl-divergent" : ""].filter((c) => c !== "").join(" ")
+    const name = `<code>${escapeHtml(step.operation)}</code>`
+    const linked = options.stepIdPrefix === undefined ? name : `<a href="#${escapeHtml(`${options.stepIdPrefix}${step.index}`)}">${name}</a>`
+    const fault = step.fault === undefined ? "" : ` <span class="fault-note">⚡ fault: ${escapeHtml(step.fault)}</span>`
+    const note = divergent ? ` <span class="div-note">⟵ implementation and model diverge here</span>` : ""
+    return `<li class="${classes}" value="${step.index}" data-step="${step.index}">${linked} <span class="tl-args">${escapeHtml(compactJson(step.args, 160))}</span>${fault}${note}</li>`
+  })
+  const more = steps.length > MAX_LISTED_STEPS ? `<p class="tl-instant">${steps.length - MAX_LISTED_STEPS} more steps in the step table</p>` : ""
+  const id = options.id === undefined ? "" : ` id="${escapeHtml(options.id)}"`
+  return `<div class="tl-instant-timeline"${id} role="group" aria-label="${escapeHtml(options.label)}">${lead}<ol class="tl-list">${items.join("")}</ol>${more}</div>`
+}
+
+/**
+ * The timeline of a counterexample: an ordered list when every step shares one virtual time
+ * (`renderInstantList`), else the SVG over virtual time (`renderTimelineSvg`).
+ */
+export const renderTimeline = (steps: ReadonlyArray<StepRecord>, options: TimelineOptions): string =>
+  isSingleInstant(steps) ? renderInstantList(steps, options) : renderTimelineSvg(steps, options)

@@ -68,6 +68,12 @@ describe("certify the example adapters", () => {
     const html = readFileSync(join(folder, "certificate.html"), "utf8")
     expect(html).toContain("ADP-001")
     expect(html).toContain("durable-conformance replay dc1.")
+    // The certificate's replay commands name the adapter module, and work as printed.
+    const printed = /<code>npx durable-conformance (replay dc1\.[^<]*)<\/code>/.exec(html)?.[1]
+    expect(printed).toContain(` --adapter ${nonconforming}`)
+    const replay = await runCli(printed!.split(" "), { cwd: result.cwd })
+    expect(replay.code).toBe(1)
+    expect(replay.stdout).toMatch(/^FAIL ADP-\d{3} at step \d+/m)
 
     const verified = await runCli(["verify-certificate", join(folder, "certificate.json")])
     expect(verified.code).toBe(0)
