@@ -1,7 +1,8 @@
 /** Runs the CLI in-process with captured output. */
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { afterAll } from "vitest"
 import type { CliIo } from "../../cli/io.ts"
 import { main } from "../../cli/program.ts"
 
@@ -13,8 +14,19 @@ export interface CliResult {
   readonly cwd: string
 }
 
-/** A fresh temp folder as the working directory. */
-export const scratchDir = (): string => mkdtempSync(join(tmpdir(), "dc-cli-"))
+/** Temp folders made by this test file, removed when it ends (bounded by the file's invocations). */
+const scratchDirs: Array<string> = []
+
+afterAll(() => {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A fresh temp folder as the working directory; removed after the test file. */
+export const scratchDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), "dc-cli-"))
+  scratchDirs.push(dir)
+  return dir
+}
 
 /** Runs `durable-conformance ...argv` in-process. */
 export const runCli = async (argv: ReadonlyArray<string>, options: { readonly cwd?: string; readonly env?: Record<string, string | undefined> } = {}): Promise<CliResult> => {
