@@ -11,7 +11,7 @@ import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harn
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import { HarnessError } from "../../harness/errors.ts"
-import { describeOperation, init, type ModelState, statusOf, step, storageIdOf } from "../../models/alarms/index.ts"
+import { alarmsModel, type ModelState, statusOf, storageIdOf } from "../../models/alarms/index.ts"
 import { alarmsAttributor } from "../../spec/alarms.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { VALID_REFS } from "./arbitraries.ts"
@@ -133,7 +133,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
       }).pipe(Effect.mapError(harnessError("writing the older layout")))
     }
 
-    let model = init({ configuration: scenario.configuration ?? {}, legacyRows: legacy })
+    let model = alarmsModel.init({ configuration: scenario.configuration ?? {}, legacyRows: legacy })
     const session = yield* openAlarmsSession(implementation, database, dialect, scenario.configuration ?? {})
     /** Per alarm, the rules of the last external write that targeted it (to attribute wrong row content). */
     const lastTouch = new Map<string, Touch>(legacy.map((row) => [
@@ -147,7 +147,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
         const command = resolveCommand(generated, model, atMs)
         if (command.op === "advanceToNextWake" || command.op === "advanceBy") return yield* clockStep(command, model, atMs)
         const operation = modelOperation(command, atMs)!
-        const outcome = step(model, operation)
+        const outcome = alarmsModel.step(model, operation)
         model = outcome.state
         const called = yield* session.call(command, atMs)
         const observed = yield* session.observe
@@ -184,7 +184,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
             ...requirementsOfSituations(outcome.situations),
             ...alarmsAttributor.requirementsWithPrimaryRules(observedRules(command, expectedResult))
           ],
-          described: `${describeOperation(operation)}${fault === undefined ? "" : ` (${fault})`}`
+          described: `${alarmsModel.describeOperation(operation)}${fault === undefined ? "" : ` (${fault})`}`
         }
         return executed
       })
