@@ -7,16 +7,16 @@
  * Without /usr/bin/chromium the test is skipped with the reason recorded, outside CI only; in CI a
  * missing Chromium is a failure (`.ci/run` installs Debian's chromium).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import { chromium, type Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { renderHtml } from "../../reports/html.ts"
+import { CHROMIUM_PATH, requireChromium } from "./chromiumSupport.ts"
 import { makeManyStepReport, manySteps } from "./manyStepFixtures.ts"
 
-const CHROMIUM_PATH = "/usr/bin/chromium"
 const OUTPUT_DIR = resolve(".tmp", "reports", "html-many-steps")
 
 interface Box {
@@ -85,12 +85,7 @@ const checkInstantList = async (page: Page) => {
 
 describe("the HTML report of a many-step failure in headless Chromium", () => {
   it("fits the page, keeps timeline labels apart, lists a one-instant timeline and highlights only real differences", async (context) => {
-    if (!existsSync(CHROMIUM_PATH)) {
-      if (process.env["CI"] === undefined) {
-        context.skip(`${CHROMIUM_PATH} is missing and CI is not set: install Debian's chromium package (apt-get install -y chromium) to run this test`)
-      }
-      throw new Error(`${CHROMIUM_PATH} is missing in CI: .ci/run must install Debian's chromium package`)
-    }
+    requireChromium(context)
     mkdirSync(OUTPUT_DIR, { recursive: true })
     const workDir = mkdtempSync(join(tmpdir(), "dc-html-many-"))
     const htmlPath = join(workDir, "report.html")

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -6,9 +6,9 @@ import { chromium } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { CERTIFICATION_BUDGET, makeCertificate, renderCertificateHtml } from "../../reports/certificate.ts"
 import { renderHtml } from "../../reports/html.ts"
+import { CHROMIUM_PATH, requireChromium } from "./chromiumSupport.ts"
 import { makeReport, REPLAY_TOKEN } from "./fixtures.ts"
 
-const CHROMIUM_PATH = "/usr/bin/chromium"
 
 describe("renderHtml (markup)", () => {
   const html = renderHtml(makeReport())
@@ -73,12 +73,7 @@ describe("renderHtml (markup)", () => {
 
 describe("renderHtml in headless Chromium", () => {
   it("shows the requirement tables, the failure timeline and the certificate page (screenshots saved)", async (context) => {
-    if (!existsSync(CHROMIUM_PATH)) {
-      if (process.env["CI"] === undefined) {
-        context.skip(`${CHROMIUM_PATH} is missing and CI is not set: install Debian's chromium package (apt-get install -y chromium) to run this test`)
-      }
-      throw new Error(`${CHROMIUM_PATH} is missing in CI: .ci/run must install Debian's chromium package`)
-    }
+    requireChromium(context)
     const workDir = mkdtempSync(join(tmpdir(), "dc-html-"))
     const userDataDir = join(workDir, "profile")
     mkdirSync(userDataDir)
