@@ -10,7 +10,7 @@ import type { Dialect } from "../../adapters/contract.ts"
 import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
-import { HarnessError } from "../../harness/errors.ts"
+import type { HarnessError } from "../../harness/errors.ts"
 import { alarmsModel, type ModelState, statusOf, storageIdOf } from "../../models/alarms/index.ts"
 import { alarmsAttributor } from "../../spec/alarms.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
@@ -21,17 +21,10 @@ import { faultWords, modelOperation, nextWakeAfter, refKey, resolveCommand, touc
 import { legacyPlatformAlarmMs, readStoredWakes, writeLegacyLayout } from "./legacyLayout.ts"
 import type { AlarmsScenario, Command } from "./scenario.ts"
 import { toLegacyLayout, toModelLegacyRows } from "./scenario.ts"
-import { type AlarmsSession, openAlarmsSession } from "./session.ts"
+import { type AlarmsSession, harnessError, openAlarmsSession } from "./session.ts"
 
 /** Bound on commands executed from one scenario (generators stay far below it). */
 export const MAX_COMMANDS = 400
-
-const harnessError = (what: string) => (cause: unknown) =>
-  new HarnessError({
-    message: `alarms property: ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-    hint: "the adapter's database failed outside the implementation; check the adapter",
-    cause
-  })
 
 /** The SQL dialect of the environment's database, as the adapter declares it. */
 export const dialectOf = (environment: ExecutionEnvironment): Dialect => environment.dialect

@@ -57,7 +57,8 @@ export interface AlarmsSession {
   readonly observe: Effect.Effect<ObservedState, HarnessError>
 }
 
-const harnessError = (what: string) => (cause: unknown) =>
+/** A failure of the adapter's database outside the implementation, as a `HarnessError` naming `what`. */
+export const harnessError = (what: string) => (cause: unknown) =>
   new HarnessError({
     message: `alarms property: ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
     hint: "the adapter's database failed outside the implementation; check the adapter",
