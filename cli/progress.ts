@@ -49,8 +49,9 @@ export const progressPrinter = (io: CliIo, options: ProgressOptions): ((event: C
   const now = options.now ?? Date.now
   let lastHeartbeatMs = now()
   let adapterStarts = 0
-  // The property running now (`property@adapter`) and when its first progress event arrived.
-  let running: { readonly key: string; readonly startedMs: number } | undefined
+  // The properties running now (`property@adapter`; several when adapters run side by side) and when
+  // each one's first progress event arrived. Bounded: an entry leaves when its property is done.
+  const startedMsByKey = new Map<string, number>()
   let redrawn = false
   const clear = () => {
     if (redrawn) io.stderr("\r\x1b[2K")
@@ -63,14 +64,14 @@ export const progressPrinter = (io: CliIo, options: ProgressOptions): ((event: C
         const seeds = options.seeds
         const seed = seeds === undefined || seeds.length === 0 ? "" : `, seed ${Math.min(Math.floor(adapterStarts / event.total), seeds.length - 1) + 1}/${seeds.length}`
         adapterStarts++
-        running = undefined
         io.stderr(`adapter ${event.adapter} (${event.index + 1}/${event.total})${seed}\n`)
         return
       }
       case "progress": {
         const key = `${event.progress.propertyId}@${event.progress.adapter}`
-        if (running?.key !== key) running = { key, startedMs: now() }
-        const line = progressLine(event.progress, now() - running.startedMs)
+        const startedMs = startedMsByKey.get(key) ?? now()
+        startedMsByKey.set(key, startedMs)
+        const line = progressLine(event.progress, now() - startedMs)
         if (io.interactive) {
           io.stderr(`\r\x1b[2K${line}`)
           redrawn = true
@@ -82,7 +83,7 @@ export const progressPrinter = (io: CliIo, options: ProgressOptions): ((event: C
       }
       case "property-done":
         clear()
-        running = undefined
+        startedMsByKey.delete(`${event.run.propertyId}@${event.run.adapter}`)
         io.stderr(doneLine(event))
         return
       case "adapter-done":

@@ -1,7 +1,11 @@
 /**
  * A conformance run: every suite's properties on every adapter, one seed, one budget, assembled into
- * the `ConformanceReport` the writers render. Adapters are built one at a time inside their own scope,
- * so a server an adapter starts is stopped before the next adapter starts.
+ * the `ConformanceReport` the writers render. Each adapter is built inside its own scope, so a server
+ * it starts is stopped when its properties are done. Adapters run one at a time by default; with
+ * `adapterConcurrency` > 1 that many run side by side (an adapter whose databases live in another
+ * process, a Postgres server or workerd, then overlaps with an in-process one). Each property run's
+ * seed, budget and virtual clock are its own, so the report is the same whatever the concurrency, and
+ * its adapters keep the order they were given in.
  *
  * Nothing here waits without a bound: the adapter's `make` (with its fingerprint) and the closing of
  * its scope get `adapterLifecycleTimeoutMs`, each scenario phase the run timeout (`Runner.ts`). An
@@ -13,7 +17,7 @@
 import { Cause, Effect, Exit, Scope } from "effect"
 import type { AdapterCapabilities, AdapterDefinition, AdapterFingerprint, StorageAdapter } from "../adapters/contract.ts"
 import { type AdapterHang, type AdapterPhase, adapterLifecycleTimeoutMs, afterHangMessage, hangError, hangHint, hangOf, withDeadline } from "./Deadline.ts"
-import type { HarnessError, InvalidOptionsError } from "./errors.ts"
+import { type HarnessError, InvalidOptionsError } from "./errors.ts"
 import type { PropertyDefinition } from "./Property.ts"
 import { deriveSeed } from "./RunEnvironment.ts"
 import { type AdapterResult, type ConformanceReport, type PropertyRun, REPORT_SCHEMA_VERSION, type RequirementResult } from "./RunResult.ts"
@@ -51,7 +55,12 @@ export interface ConformanceOptions {
   /** Wall-clock limit of each scenario phase; `make` and close get `adapterLifecycleTimeoutMs` of it. */
   readonly runTimeoutMs?: number
   readonly onEvent?: (event: ConformanceEvent) => void
+  /** How many adapters run side by side (default 1; at most `MAX_ADAPTER_CONCURRENCY`). */
+  readonly adapterConcurrency?: number
 }
+
+/** Bound on `adapterConcurrency`: more adapters side by side than this only contend for the same cores. */
+export const MAX_ADAPTER_CONCURRENCY = 8
 
 /** The seed one property run gets: stable per (base seed, property, adapter). */
 export const propertySeed = (baseSeed: number, propertyId: string, adapter: string): number =>
@@ -234,13 +243,20 @@ export const runConformance = Effect.fn("runConformance")(function*(options: Con
     byProperty: requirementsByProperty(options.suites),
     lifecycleMs: adapterLifecycleTimeoutMs(options.runTimeoutMs)
   }
-  const adapterResults: Array<AdapterResult> = []
-  for (const [index, definition] of options.adapters.entries()) {
-    options.onEvent?.({ type: "adapter-start", adapter: definition.name, index, total: options.adapters.length })
-    const result = yield* runAdapter(plan, definition)
-    adapterResults.push(result)
-    options.onEvent?.({ type: "adapter-done", adapter: definition.name, result })
+  const concurrency = options.adapterConcurrency ?? 1
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_ADAPTER_CONCURRENCY) {
+    return yield* new InvalidOptionsError({
+      message: `adapterConcurrency must be an integer from 1 to ${MAX_ADAPTER_CONCURRENCY}, got ${concurrency}`,
+      hint: "run the adapters one at a time with 1, or as many side by side as the machine has cores"
+    })
   }
+  const adapterResults = yield* Effect.forEach(options.adapters, (definition, index) =>
+    Effect.gen(function*() {
+      options.onEvent?.({ type: "adapter-start", adapter: definition.name, index, total: options.adapters.length })
+      const result = yield* runAdapter(plan, definition)
+      options.onEvent?.({ type: "adapter-done", adapter: definition.name, result })
+      return result
+    }), { concurrency })
   const report: ConformanceReport = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     kind: options.kind,

@@ -9,8 +9,9 @@
  * (`cli/isolation.ts`); an adapter that fails or hangs is reported with verdict `error` and the others
  * still run; the summary is printed even when a report file cannot be written.
  */
+import { availableParallelism } from "node:os"
 import { Effect } from "effect"
-import { type AdapterProblem, type ConformanceEvent, runConformance } from "../../harness/Conformance.ts"
+import { type AdapterProblem, type ConformanceEvent, MAX_ADAPTER_CONCURRENCY, runConformance } from "../../harness/Conformance.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
 import { findSuite, subjectNames, suites } from "../../properties/registry.ts"
 import { bindSuites, loadImplementationModule } from "../implementation.ts"
@@ -21,6 +22,15 @@ import { progressPrinter } from "../progress.ts"
 import { recordReplayOrigins } from "../replayOrigin.ts"
 import { renderSummary } from "../summary.ts"
 import { checkOutputs, currentSuiteHash, publishReport } from "../writeReports.ts"
+
+/**
+ * How many adapters `run` checks side by side: one per core, at most one per adapter. The report is the
+ * same whatever this is (each property run has its own seed and virtual clock); only the wall time and
+ * the order of progress lines change. On 2 cores the gate's in-process adapters (sqlite, pglite) then
+ * overlap with the ones whose work happens in another process (the Postgres server, workerd).
+ */
+export const runAdapterConcurrency = (adapterCount: number, cores: number = availableParallelism()): number =>
+  Math.max(1, Math.min(adapterCount, cores, MAX_ADAPTER_CONCURRENCY))
 
 /** The suites `--subject` names (every suite when absent). */
 const chooseSuites = (subjects: ReadonlyArray<string> | undefined): Effect.Effect<ReadonlyArray<SubjectSuite>, UsageError> =>
@@ -69,7 +79,8 @@ export const runCommand = (options: RunOptions, io: CliIo) =>
       suiteHash: currentSuiteHash(),
       ...(options.timeLimitMsPerProperty === undefined ? {} : { timeLimitMsPerProperty: options.timeLimitMsPerProperty }),
       ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
-      onEvent: collectingEvents(progressPrinter(io, { quiet: options.quiet }), adapterErrors)
+      onEvent: collectingEvents(progressPrinter(io, { quiet: options.quiet }), adapterErrors),
+      adapterConcurrency: runAdapterConcurrency(adapters.length)
     })
     // Replay tokens name the adapter and implementation modules, so printed replay commands work as printed.
     const report = recordReplayOrigins(found, { adapters: options.adapters, implementation: options.implementation, cwd: io.cwd })

@@ -53,6 +53,30 @@ describe("progress heartbeat", () => {
   })
 })
 
+describe("progress of adapters side by side", () => {
+  it("keeps each running property's own elapsed time when their events interleave", () => {
+    let nowMs = 0
+    const { io, read } = capture()
+    const onEvent = progressPrinter(io, { quiet: false, now: () => nowMs })
+    const on = (adapter: string, runsDone: number): ConformanceEvent => ({
+      type: "progress",
+      progress: { propertyId: "alarms/model", adapter, runsDone, runsTotal: 60, phase: "generating" }
+    })
+    onEvent({ type: "adapter-start", adapter: "sqlite", index: 0, total: 2 })
+    onEvent({ type: "adapter-start", adapter: "pglite", index: 1, total: 2 })
+    onEvent(on("sqlite", 1))
+    nowMs = 5_000
+    onEvent(on("pglite", 1))
+    nowMs = 20_000
+    onEvent(on("sqlite", 30))
+    nowMs = 40_000
+    onEvent(on("pglite", 20))
+    const lines = read().split("\n")
+    expect(lines).toContain("  alarms/model x sqlite: 30/60 runs, 20.0 s")
+    expect(lines).toContain("  alarms/model x pglite: 20/60 runs, 35.0 s")
+  })
+})
+
 describe("certify progress", () => {
   it("names the seed running on each adapter line", () => {
     const { io, read } = capture()
