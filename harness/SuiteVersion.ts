@@ -3,8 +3,8 @@
  * model or property changes meaning; a token from another suite version is refused on replay.
  */
 
-/** Version of the requirement suite (requirements, models, properties). */
-export const SUITE_VERSION = "0.1.0"
+/** Version of the requirement suite (requirements, models, properties). 0.2.0 adds the content, clocks, cron and pool subjects. */
+export const SUITE_VERSION = "0.2.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
