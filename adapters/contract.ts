@@ -119,6 +119,8 @@ export interface HostedRunRequest {
   readonly runTimeoutMs?: number
   /** Detection measurements only: stop once this many distinct requirements failed (see `runProperty`). */
   readonly stopAfterFailures?: number
+  /** Run every scenario twice and fail the run at the first difference (`harness/Determinism.ts`). */
+  readonly checkDeterminism?: boolean
   /** Progress of the run, for hosts that can report it while the run goes (not sent over the wire). */
   readonly onProgress?: (progress: RunProgress) => void
 }

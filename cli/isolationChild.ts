@@ -83,6 +83,7 @@ const run = (adapter: StorageAdapter, request: WireRunRequest) =>
       ...(request.timeLimitMs === undefined ? {} : { timeLimitMs: request.timeLimitMs }),
       ...(request.runTimeoutMs === undefined ? {} : { runTimeoutMs: request.runTimeoutMs }),
       ...(request.stopAfterFailures === undefined ? {} : { stopAfterFailures: request.stopAfterFailures }),
+      ...(request.checkDeterminism === true ? { checkDeterminism: true } : {}),
       onProgress: (progress) => send({ type: "progress", progress }),
       onPhase: (phase) => send({ type: "phase", phase }),
       onHang: (hang) => void (state.hung ??= hang)

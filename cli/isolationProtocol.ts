@@ -27,6 +27,7 @@ export interface WireRunRequest {
   readonly timeLimitMs?: number
   readonly runTimeoutMs?: number
   readonly stopAfterFailures?: number
+  readonly checkDeterminism?: boolean
 }
 
 /** What the CLI asks of the child. */

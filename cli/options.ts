@@ -90,6 +90,7 @@ export const runFlags = {
   out: textFlag("out", "DIR", `report folder (default ${DEFAULT_OUT_DIR})`),
   timeLimit: integerFlag("time-limit", "MS", "wall-clock limit per property; a property cut short is reported unknown"),
   runTimeout: integerFlag("run-timeout", "MS", "wall-clock limit of each phase of one scenario: open, its operations, close (default 30000); an adapter's make and close get 4 times it; past it the adapter is reported hung (error, exit 2)"),
+  checkDeterminism: switchFlag("check-determinism", "run every scenario twice and report the property as an error at the first difference between the two traces (twice as slow)"),
   quiet,
   verbose
 } as const
@@ -107,6 +108,8 @@ export interface RunOptions {
   readonly runTimeoutMs: number | undefined
   /** A module binding a third-party implementation of a subject (`--implementation ./theirs.ts`). */
   readonly implementation: string | undefined
+  /** `--check-determinism`: every scenario twice, traces compared. */
+  readonly checkDeterminism: boolean
 }
 
 /** What effect/cli parses `run`'s flags into. */
@@ -129,7 +132,8 @@ export const runOptionsFrom = (flags: RunFlags): Effect.Effect<RunOptions, Usage
       verbose: flags.verbose,
       timeLimitMsPerProperty: Option.getOrUndefined(flags.timeLimit),
       runTimeoutMs: Option.getOrUndefined(flags.runTimeout),
-      implementation: Option.getOrUndefined(flags.implementation)
+      implementation: Option.getOrUndefined(flags.implementation),
+      checkDeterminism: flags.checkDeterminism
     }
   })
 

@@ -3,6 +3,7 @@
  * requirement with its one-sentence reason and the replay command, errors, and the unknowns one line
  * per property (`summaryFindings.ts`).
  */
+import { coverageLine, flaggedSituations, unreachedSituations } from "../harness/Coverage.ts"
 import type { ConformanceReport } from "../harness/RunResult.ts"
 import { budgetText, findingLines } from "./summaryFindings.ts"
 
@@ -19,11 +20,24 @@ export const renderSummary = (report: ConformanceReport, options: { readonly rep
     )
   }
   lines.push(...findingLines(report))
+  lines.push(...coverageFlagLines(report))
   const { summary } = report
   lines.push("", `${summary.pass} pass, ${summary.fail} fail, ${summary["not-applicable"]} not-applicable, ${summary.unknown} unknown, ${summary.error} error (${budgetText(report, options.seeds)})`)
   for (const path of options.reportPaths ?? []) lines.push(`report: ${path}`)
   return `${lines.join("\n")}\n`
 }
+
+/**
+ * One line per adapter and subject whose situation coverage has rare or unreached situations
+ * (`COVERAGE alarms on sqlite: 60 of 61 situations reached, ...`); nothing when every one was reached
+ * often enough. The full table is in report.md and report.html.
+ */
+const coverageFlagLines = (report: ConformanceReport): ReadonlyArray<string> =>
+  report.adapters.flatMap((adapter) =>
+    (adapter.coverage ?? [])
+      .filter((coverage) => flaggedSituations(coverage).length > 0 || unreachedSituations(coverage).length > 0)
+      .map((coverage) => `COVERAGE ${coverageLine(coverage).replace(`${coverage.subject}:`, `${coverage.subject} on ${adapter.fingerprint.name}:`)}`)
+  )
 
 /** Exit code of a report: 0 when every requirement passed or does not apply, 2 on adapter errors, else 1. */
 export const exitCodeOf = (report: ConformanceReport): 0 | 1 | 2 => {

@@ -19,6 +19,7 @@ import type { AdapterCapabilities, AdapterDefinition, AdapterFingerprint, Storag
 import { type AdapterHang, type AdapterPhase, adapterLifecycleTimeoutMs, afterHangMessage, hangError, hangHint, hangOf, withDeadline } from "./Deadline.ts"
 import { type HarnessError, InvalidOptionsError } from "./errors.ts"
 import type { PropertyDefinition } from "./Property.ts"
+import { situationCoverage } from "./Coverage.ts"
 import { deriveSeed } from "./RunEnvironment.ts"
 import { type AdapterResult, type ConformanceReport, type PropertyRun, REPORT_SCHEMA_VERSION, type RequirementResult } from "./RunResult.ts"
 import { missingCapabilities, type RunProgress, runProperty } from "./Runner.ts"
@@ -55,6 +56,8 @@ export interface ConformanceOptions {
   /** Wall-clock limit of each scenario phase; `make` and close get `adapterLifecycleTimeoutMs` of it. */
   readonly runTimeoutMs?: number
   readonly onEvent?: (event: ConformanceEvent) => void
+  /** Run every scenario twice and end a property run with verdict `error` at the first difference. */
+  readonly checkDeterminism?: boolean
   /** How many adapters run side by side (default 1; at most `MAX_ADAPTER_CONCURRENCY`). */
   readonly adapterConcurrency?: number
 }
@@ -184,6 +187,7 @@ const runProperties = (plan: RunPlan, adapter: StorageAdapter) =>
           runs: options.runs,
           ...(options.timeLimitMsPerProperty === undefined ? {} : { timeLimitMs: options.timeLimitMsPerProperty }),
           ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
+          ...(options.checkDeterminism === true ? { checkDeterminism: true } : {}),
           onProgress: (progress) => options.onEvent?.({ type: "progress", progress }),
           onHang: (hang) => void (state.hung ??= hang)
         })
@@ -223,7 +227,13 @@ const runAdapter = (plan: RunPlan, definition: AdapterDefinition) =>
     const runs = yield* runProperties(plan, adapter).pipe(
       Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : closeWithin(plan, definition.name, scope, exit)))
     )
-    const result: AdapterResult = { fingerprint, properties: runs, requirements: requirementResults(plan.requirements, runs, plan.byProperty, adapter.capabilities) }
+    const coverage = situationCoverage(plan.options.suites, runs)
+    const result: AdapterResult = {
+      fingerprint,
+      properties: runs,
+      requirements: requirementResults(plan.requirements, runs, plan.byProperty, adapter.capabilities),
+      ...(coverage.length === 0 ? {} : { coverage })
+    }
     const closed = yield* closeWithin(plan, definition.name, scope, Exit.void)
     if (Exit.isSuccess(closed)) return result
     const error = lifecycleProblem(definition.name, "close", closed.cause)

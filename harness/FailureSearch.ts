@@ -38,6 +38,8 @@ export interface SearchOutcome {
   readonly interrupted: boolean
   /** Scenarios that reached each requirement (its `covered` list, plus the requirement it diverged on). */
   readonly covered: ReadonlyMap<string, number>
+  /** Scenarios that reached each of the model's named situations (`ExecutionTrace.situations`). */
+  readonly situations: ReadonlyMap<string, number>
   /** In the order found; at most `MAX_COUNTEREXAMPLES_PER_RUN`. */
   readonly firstFailures: ReadonlyArray<FirstFailure>
   /** Further scenarios that diverged on a requirement of `firstFailures`. */
@@ -71,6 +73,7 @@ const increment = (counts: Map<string, number>, key: string): void => {
 /** Mutable tallies of one search; `record` is the pure bookkeeping of one executed scenario. */
 interface Tally {
   readonly covered: Map<string, number>
+  readonly situations: Map<string, number>
   readonly firstFailures: Array<FirstFailure>
   readonly knownFailures: Map<string, number>
   readonly beyondBound: Map<string, number>
@@ -80,6 +83,7 @@ const record = (tally: Tally, trace: ExecutionTrace, index: number, scenario: Js
   const reached = new Set(trace.covered)
   if (trace.divergence !== null) reached.add(divergentRequirement(trace.divergence))
   for (const id of reached) increment(tally.covered, id)
+  for (const situation of new Set(trace.situations ?? [])) increment(tally.situations, situation)
   if (trace.divergence === null) return
   const requirementId = divergentRequirement(trace.divergence)
   if (tally.firstFailures.some((failure) => failure.requirementId === requirementId)) {
@@ -106,7 +110,7 @@ const toHarnessError = (cause: Cause.Cause<HarnessError>): HarnessError => {
  */
 export const searchScenarios = (options: SearchOptions): Effect.Effect<SearchOutcome, HarnessError> =>
   Effect.gen(function*() {
-    const tally: Tally = { covered: new Map(), firstFailures: [], knownFailures: new Map(), beyondBound: new Map() }
+    const tally: Tally = { covered: new Map(), situations: new Map(), firstFailures: [], knownFailures: new Map(), beyondBound: new Map() }
     let runsExecuted = 0
     let infrastructureError: HarnessError | undefined
     const visit = async (scenario: Json): Promise<boolean> => {

@@ -32,6 +32,8 @@ export interface ExecutedStep {
   readonly checks: ReadonlyArray<Check>
   /** Requirement IDs whose situation the step reached. */
   readonly covered: ReadonlyArray<string>
+  /** The model's named situations the step reached (for the situation coverage table). */
+  readonly situations?: ReadonlyArray<string>
   /** The step in words for the witness sentence, e.g. `processDueAlarms at 00:00:01 (crash after ...)`. */
   readonly described: string
 }
@@ -108,10 +110,12 @@ export const runModelBased = <Command>(
   Effect.gen(function*() {
     const steps: Array<StepRecord> = []
     const covered = new Set<string>()
+    const situations = new Set<string>()
     const record = (executed: ExecutedStep): Divergence | null => {
       const index = steps.length
       steps.push({ index, ...executed.record })
       for (const id of executed.covered) covered.add(id)
+      for (const situation of executed.situations ?? []) situations.add(situation)
       const mismatch = firstMismatch(executed.checks)
       return mismatch === undefined ? null : divergenceOf(mismatch, subject.attributor, index, executed.described)
     }
@@ -122,5 +126,5 @@ export const runModelBased = <Command>(
     for (let position = 0; divergence === null && position < bounded.length; position++) {
       divergence = record(yield* subject.step(bounded[position]!, steps.length))
     }
-    return { steps, divergence, covered: [...covered].sort() }
+    return { steps, divergence, covered: [...covered].sort(), ...(situations.size === 0 ? {} : { situations: [...situations].sort() }) }
   })

@@ -63,6 +63,11 @@ export interface ExecutionTrace {
   readonly divergence: Divergence | null
   /** Requirement IDs whose situation this execution actually reached (coverage, like `Sometimes`). */
   readonly covered: ReadonlyArray<string>
+  /**
+   * The model's named situations this execution reached (`replayDrop`, `crashAfterCommit`, ...), sorted;
+   * the situation coverage table counts them per adapter. Absent when the subject names none.
+   */
+  readonly situations?: ReadonlyArray<string>
 }
 
 /** What `execute` gets: the fresh database and the adapter's capabilities. */

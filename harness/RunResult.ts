@@ -3,6 +3,7 @@
  * writers in `reports/` render (JSON, Markdown, HTML, JUnit) and that `replay` reads back.
  * Everything here is plain JSON data so that the JSON report is exactly this object.
  */
+import type { SubjectCoverage } from "./Coverage.ts"
 import type { AdapterFingerprint, CapabilityName } from "../adapters/contract.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
 import type { Divergence, ExecutionTrace, Json } from "./Property.ts"
@@ -50,6 +51,11 @@ export interface PropertyRunBase {
    * its divergence; a scenario that diverged on a requirement reached it).
    */
   readonly covered: Readonly<Record<string, number>>
+  /**
+   * How many executed scenarios reached each of the model's named situations (only situations reached
+   * at least once; the suite's `situations` lists them all). Absent when the subject names none.
+   */
+  readonly situations?: Readonly<Record<string, number>>
 }
 
 /** The whole budget ran and every scenario held. */
@@ -135,6 +141,8 @@ export interface AdapterResult {
   readonly fingerprint: AdapterFingerprint
   readonly requirements: ReadonlyArray<RequirementResult>
   readonly properties: ReadonlyArray<PropertyRun>
+  /** Situation coverage per subject that names situations and applies to the adapter (`Coverage.ts`). */
+  readonly coverage?: ReadonlyArray<SubjectCoverage>
 }
 
 /** Totals by verdict. */

@@ -16,6 +16,7 @@ import { Cause, Effect, Exit, Scope } from "effect"
 import * as fc from "fast-check"
 import { type CapabilityName, hasCapability, type StorageAdapter } from "../adapters/contract.ts"
 import { type AdapterHang, type AdapterPhase, adapterLifecycleTimeoutMs, DEFAULT_RUN_TIMEOUT_MS, hangError, hangOf, withDeadline } from "./Deadline.ts"
+import { checkingDeterminism } from "./Determinism.ts"
 import { HarnessError, InvalidOptionsError } from "./errors.ts"
 import { type DivergentTrace, divergentRequirement, type ExecuteScenario, type FirstFailure, searchScenarios, type SearchOutcome, shrinkFailure } from "./FailureSearch.ts"
 import type { ExecutionTrace, Json, PropertyDefinition } from "./Property.ts"
@@ -64,6 +65,8 @@ export interface RunPropertyOptions {
    * not spent its budget, so every requirement it did not fail stays `unknown`, never `pass`.
    */
   readonly stopAfterFailures?: number
+  /** Run every scenario twice and end the run with verdict `error` at the first difference (`Determinism.ts`). */
+  readonly checkDeterminism?: boolean
 }
 
 /** Capabilities the property needs that the adapter lacks. */
@@ -285,6 +288,7 @@ const runHosted = (options: RunPropertyOptions, host: NonNullable<StorageAdapter
     ...(options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs }),
     ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
     ...(options.stopAfterFailures === undefined ? {} : { stopAfterFailures: options.stopAfterFailures }),
+    ...(options.checkDeterminism === true ? { checkDeterminism: true } : {}),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress })
   }), hostedRunDeadlineMs(options.runs, options.runTimeoutMs), () =>
     hangError({ adapter: options.adapter.name, phase: "scenario", timeoutMs: hostedRunDeadlineMs(options.runs, options.runTimeoutMs), propertyId: options.property.id })).pipe(
@@ -302,7 +306,7 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
   if (invalid !== undefined) return yield* invalid
   const { property, adapter, seed, runs } = options
   const startedMs = Date.now()
-  const base = (runsExecuted: number, covered: PropertyRunBase["covered"]): PropertyRunBase => ({
+  const base = (runsExecuted: number, covered: PropertyRunBase["covered"], situations?: ReadonlyMap<string, number>): PropertyRunBase => ({
     propertyId: property.id,
     subject: property.subject,
     adapter: adapter.name,
@@ -310,7 +314,8 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
     runsRequested: runs,
     runsExecuted,
     durationMs: Date.now() - startedMs,
-    covered
+    covered,
+    ...(situations === undefined || situations.size === 0 ? {} : { situations: sortedRecord(situations) })
   })
   const missing = missingCapabilities(property, adapter)
   if (missing.length > 0) {
@@ -325,7 +330,8 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
     })
   }
   const runTimeoutMs = options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS
-  const execute = stickyAfterHang((scenario) => executeScenario(property, adapter, scenario, runTimeoutMs, options.onPhase === undefined ? {} : { onPhase: options.onPhase }))
+  const executeOnce: ExecuteScenario = (scenario) => executeScenario(property, adapter, scenario, runTimeoutMs, options.onPhase === undefined ? {} : { onPhase: options.onPhase })
+  const execute = stickyAfterHang(options.checkDeterminism === true ? checkingDeterminism(executeOnce) : executeOnce)
   const arbitrary = property.scenario(adapter.capabilities) as fc.Arbitrary<Json>
   const report = (phase: RunProgress["phase"], runsDone: number, requirementId?: string) =>
     options.onProgress?.({ propertyId: property.id, adapter: adapter.name, runsDone, runsTotal: runs, phase, ...(requirementId === undefined ? {} : { requirementId }) })
@@ -340,7 +346,7 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
   })
   const errorRun = (error: HarnessError): PropertyRun => {
     if (error.hang !== undefined) options.onHang?.(error.hang)
-    return { ...base(search.runsExecuted, sortedRecord(search.covered)), verdict: "error", error: { message: error.message, hint: error.hint } }
+    return { ...base(search.runsExecuted, sortedRecord(search.covered), search.situations), verdict: "error", error: { message: error.message, hint: error.hint } }
   }
   if (search.infrastructureError !== undefined) return errorRun(search.infrastructureError)
   const context: MinimizeContext = {
@@ -350,5 +356,5 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
   }
   const minimized = yield* Effect.forEach(search.firstFailures, (failure) => minimizeFailure(context, failure)).pipe(Effect.result)
   if (minimized._tag === "Failure") return errorRun(minimized.failure)
-  return concludeSearch(base(search.runsExecuted, sortedRecord(search.covered)), search, minimized.success)
+  return concludeSearch(base(search.runsExecuted, sortedRecord(search.covered), search.situations), search, minimized.success)
 })

@@ -13,6 +13,11 @@ export interface SubjectSuite {
   readonly implementation: string
   readonly requirements: ReadonlyArray<Requirement>
   readonly properties: ReadonlyArray<PropertyDefinition<any>>
+  /**
+   * The model's named situations, in the order the coverage table lists them (`Coverage.ts`); its
+   * properties' traces report the ones they reached. Optional: a suite without them has no table.
+   */
+  readonly situations?: ReadonlyArray<string>
 }
 
 /** Map from property id to the requirement IDs it checks, across suites. */

@@ -12,6 +12,7 @@
  * detected. It is an integrity check, not a signature: whoever can rewrite the file can recompute it.
  * For authenticity, sign the file with the vendor's own means (e.g. a detached signature).
  */
+import { type SubjectCoverage, unreachedSituations } from "../harness/Coverage.ts"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import type { AdapterFingerprint, CapabilityName } from "../adapters/contract.ts"
 import type { ConformanceReport, RequirementResult, Verdict, VerdictCounts } from "../harness/RunResult.ts"
@@ -87,8 +88,31 @@ export interface CertificateBody {
   readonly environment: ConformanceReport["environment"]
   readonly requirements: ReadonlyArray<CertifiedRequirement>
   readonly summary: VerdictCounts
+  /**
+   * Situation coverage per subject that names situations, over every seed (absent in certificates of
+   * suites without situations). Informational for now: the alarms generators do not yet reach every
+   * situation (typed definitions are not generated), so requiring it would refuse every alarms
+   * certificate; the reports flag what is missing.
+   */
+  readonly coverage?: ReadonlyArray<CertifiedCoverage>
   /** True when every requirement passed or was not applicable. */
   readonly conformant: boolean
+}
+
+/** One subject's situation coverage in a certificate. */
+export interface CertifiedCoverage {
+  readonly subject: string
+  /** Situations the subject's model names. */
+  readonly situations: number
+  /** How many of them some certification scenario reached. */
+  readonly reached: number
+  /** The ones no scenario reached. */
+  readonly unreached: ReadonlyArray<string>
+}
+
+const certifiedCoverage = (coverage: SubjectCoverage): CertifiedCoverage => {
+  const unreached = unreachedSituations(coverage)
+  return { subject: coverage.subject, situations: coverage.situations.length, reached: coverage.situations.length - unreached.length, unreached }
 }
 
 /** A certificate: the body and its integrity digest. */
@@ -164,6 +188,7 @@ export const makeCertificate = (input: CertificateInput): Certificate => {
   }
   const requirements = adapter.requirements.map(certifiedRequirement)
   const summary = countVerdicts(adapter.requirements)
+  const coverage = (adapter.coverage ?? []).map(certifiedCoverage)
   const body: CertificateBody = {
     format: "durable-conformance-certificate",
     formatVersion: CERTIFICATE_FORMAT_VERSION,
@@ -180,9 +205,19 @@ export const makeCertificate = (input: CertificateInput): Certificate => {
     environment: report.environment,
     requirements,
     summary,
+    ...(coverage.length === 0 ? {} : { coverage }),
     conformant: summary.fail === 0 && summary.error === 0 && summary.unknown === 0
   }
   return sealCertificate(body)
+}
+
+/** The certificate's situation coverage in one paragraph (empty when it has none). */
+const coverageParagraph = (body: CertificateBody): string => {
+  const coverage = body.coverage ?? []
+  if (coverage.length === 0) return ""
+  const parts = coverage.map((subject) =>
+    `${esc(subject.subject)}: ${subject.reached} of ${subject.situations} situations reached${subject.unreached.length === 0 ? "" : ` — never reached: ${subject.unreached.map(esc).join(", ")}`}`)
+  return `<p id="certificate-coverage">Situation coverage: ${parts.join("; ")}</p>`
 }
 
 /** The checks `verifyCertificate` runs, in order. */
@@ -399,6 +434,7 @@ export const renderCertificateHtml = (certificate: Certificate): string => {
     `<title>${esc(`Conformance certificate: ${subjectLine}`)}</title><style>${CERT_STYLE}</style></head><body><main>`,
     `<h1>durable-conformance certificate: ${esc(subjectLine)}</h1>`,
     `<div class="outcome ${body.conformant && !body.filtered ? "ok" : "bad"}" id="certificate-outcome">${body.conformant ? "Conformant: every applicable requirement passes" : "Not conformant"}</div>`,
+    coverageParagraph(body),
     `<dl>${meta.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("")}</dl>`,
     `<h2>Requirements</h2><p>${counts}</p>`,
     `<table id="certificate-requirements"><thead><tr><th>ID</th><th>Subject</th><th>Requirement</th><th>Verdict</th><th>Details</th></tr></thead><tbody>${rows.join("")}</tbody></table>`,

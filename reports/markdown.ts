@@ -1,11 +1,14 @@
 /**
  * The Markdown summary: verdict counts per adapter, each failing requirement with its one-sentence
  * explanation, the replay command and a compact step table of the counterexample. Sized for a CI step
- * summary (`$GITHUB_STEP_SUMMARY`, limited to 1 MiB), so long lists are cut with a note.
+ * summary (`$GITHUB_STEP_SUMMARY`, limited to 1 MiB), so long lists are cut with a note. Last, the
+ * situation coverage table of each subject, collapsed.
  */
 import { appendFileSync } from "node:fs"
 import type { StepRecord } from "../harness/Property.ts"
-import type { ConformanceReport, RequirementResult } from "../harness/RunResult.ts"
+import { SITUATION_FLAG_BELOW } from "../harness/Coverage.ts"
+import type { AdapterResult, ConformanceReport, RequirementResult } from "../harness/RunResult.ts"
+import { cellKind, coverageTables } from "./coverageTable.ts"
 import { diffStates } from "./diff.ts"
 import { redactSecrets } from "./redact.ts"
 import {
@@ -153,9 +156,31 @@ export const renderMarkdown = (input: ConformanceReport): string => {
       )
     )
   )
+  lines.push(...coverageSection(report.adapters))
   const out = `${lines.join("\n").trimEnd()}\n`
   if (Buffer.byteLength(out, "utf8") <= MAX_SUMMARY_BYTES) return out
   return `${out.slice(0, MAX_SUMMARY_BYTES / 4)}\n\n_Summary cut to fit the step summary limit; see the HTML report for everything._\n`
+}
+
+/** The situation coverage tables, one collapsed table per subject; rare counts in bold, unreached marked. */
+const coverageSection = (adapters: ReadonlyArray<AdapterResult>): Array<string> => {
+  const tables = coverageTables(adapters)
+  if (tables.length === 0) return []
+  const lines = ["### Situation coverage", "", `Scenarios that reached each situation of the model, per adapter (fewer than ${SITUATION_FLAG_BELOW} in **bold**, never reached marked ❗).`, ""]
+  for (const table of tables) {
+    const flags = [table.rareCells > 0 ? `${table.rareCells} rare` : "", table.unreachedCells > 0 ? `${table.unreachedCells} never reached` : ""].filter((part) => part !== "")
+    lines.push(`<details><summary>${text(table.subject)}: ${table.rows.length} situations${flags.length === 0 ? ", every one reached at least " + SITUATION_FLAG_BELOW + " times" : `, ${flags.join(", ")}`}</summary>`, "")
+    lines.push(`| situation | ${adapters.map((adapter) => code(adapter.fingerprint.name)).join(" | ")} |`, `|---|${adapters.map(() => "---:").join("|")}|`)
+    for (const row of table.rows) {
+      const cells = row.scenariosByAdapter.map((scenarios) => {
+        const kind = cellKind(scenarios)
+        return kind === "na" ? "n/a" : kind === "unreached" ? "0 ❗" : kind === "rare" ? `**${scenarios}**` : String(scenarios)
+      })
+      lines.push(`| ${code(row.situation)} | ${cells.join(" | ")} |`)
+    }
+    lines.push("", "</details>", "")
+  }
+  return lines
 }
 
 /**

@@ -22,6 +22,7 @@ import { requirementsByProperty, type SubjectSuite } from "../../harness/Suite.t
 import { countVerdicts, requirementResults } from "../../harness/Verdicts.ts"
 import { SUITE_VERSION } from "../../harness/SuiteVersion.ts"
 import { suites } from "../../properties/registry.ts"
+import { situationCoverage } from "../../harness/Coverage.ts"
 import { CERTIFICATION_BUDGET, makeCertificate, renderCertificateHtml, renderCertificateJson, verifyCertificate } from "../../reports/certificate.ts"
 import { allRequirements } from "../../spec/index.ts"
 import type { CliIo } from "../io.ts"
@@ -44,10 +45,12 @@ export const mergeSeedReports = (reports: ReadonlyArray<ConformanceReport>, cert
   const requirements = certified.flatMap((suite) => suite.requirements)
   const adapters: Array<AdapterResult> = first.adapters.map((adapter, index) => {
     const runs = reports.flatMap((report) => report.adapters[index]!.properties)
+    const coverage = situationCoverage(certified, runs)
     return {
       fingerprint: adapter.fingerprint,
       properties: runs,
-      requirements: requirementResults(requirements, runs, byProperty, adapter.fingerprint.capabilities)
+      requirements: requirementResults(requirements, runs, byProperty, adapter.fingerprint.capabilities),
+      ...(coverage.length === 0 ? {} : { coverage })
     }
   })
   return {

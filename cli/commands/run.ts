@@ -80,7 +80,8 @@ export const runCommand = (options: RunOptions, io: CliIo) =>
       ...(options.timeLimitMsPerProperty === undefined ? {} : { timeLimitMsPerProperty: options.timeLimitMsPerProperty }),
       ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
       onEvent: collectingEvents(progressPrinter(io, { quiet: options.quiet }), adapterErrors),
-      adapterConcurrency: runAdapterConcurrency(adapters.length)
+      adapterConcurrency: runAdapterConcurrency(adapters.length),
+      ...(options.checkDeterminism ? { checkDeterminism: true } : {})
     })
     // Replay tokens name the adapter and implementation modules, so printed replay commands work as printed.
     const report = recordReplayOrigins(found, { adapters: options.adapters, implementation: options.implementation, cwd: io.cwd })

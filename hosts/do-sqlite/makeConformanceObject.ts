@@ -51,9 +51,10 @@ const isHostedRunRequest = (value: unknown): value is HostedRunRequest =>
  * Optional wall-clock budgets a request may carry beyond `HostedRunRequest` (`timeLimitMs`,
  * `runTimeoutMs` of the runner); forwarded when they are positive numbers.
  */
-const runBudgets = (request: HostedRunRequest): { timeLimitMs?: number; runTimeoutMs?: number; stopAfterFailures?: number } => {
-  const extra = request as HostedRunRequest & { readonly timeLimitMs?: unknown; readonly runTimeoutMs?: unknown; readonly stopAfterFailures?: unknown }
-  const budgets: { timeLimitMs?: number; runTimeoutMs?: number; stopAfterFailures?: number } = {}
+const runBudgets = (request: HostedRunRequest): { timeLimitMs?: number; runTimeoutMs?: number; stopAfterFailures?: number; checkDeterminism?: boolean } => {
+  const extra = request as HostedRunRequest & { readonly timeLimitMs?: unknown; readonly runTimeoutMs?: unknown; readonly stopAfterFailures?: unknown; readonly checkDeterminism?: unknown }
+  const budgets: { timeLimitMs?: number; runTimeoutMs?: number; stopAfterFailures?: number; checkDeterminism?: boolean } = {}
+  if (extra.checkDeterminism === true) budgets.checkDeterminism = true
   if (typeof extra.timeLimitMs === "number" && extra.timeLimitMs > 0) budgets.timeLimitMs = extra.timeLimitMs
   if (typeof extra.runTimeoutMs === "number" && extra.runTimeoutMs > 0) budgets.runTimeoutMs = extra.runTimeoutMs
   if (typeof extra.stopAfterFailures === "number" && Number.isSafeInteger(extra.stopAfterFailures) && extra.stopAfterFailures > 0) {

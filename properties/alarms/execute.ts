@@ -177,6 +177,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
             ...requirementsOfSituations(outcome.situations),
             ...alarmsAttributor.requirementsWithPrimaryRules(observedRules(command, expectedResult))
           ],
+          situations: outcome.situations,
           described: `${alarmsModel.describeOperation(operation)}${fault === undefined ? "" : ` (${fault})`}`
         }
         return executed

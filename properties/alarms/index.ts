@@ -18,12 +18,16 @@
  */
 import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
+import { SITUATION_RULES } from "../../models/alarms/index.ts"
 import { alarmRequirements } from "../../spec/alarms.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
 import { alarmsScenario, type ScenarioShape } from "./arbitraries.ts"
 import { executeAlarms } from "./execute.ts"
 import type { AlarmsScenario } from "./scenario.ts"
+
+/** The model's named situations, in its order: the rows of the alarms coverage table. */
+export const ALARM_SITUATIONS: ReadonlyArray<string> = Object.keys(SITUATION_RULES)
 
 /** Every requirement id of the catalog (each property can witness any of them failing). */
 const ALL_REQUIREMENTS: ReadonlyArray<string> = alarmRequirements.map((requirement) => requirement.id)
@@ -98,5 +102,6 @@ export const alarmsSuite = (implementation: AlarmsImplementation = shippedAlarms
       ALARMS_SHAPES.migration,
       ALL_REQUIREMENTS
     )
-  ]
+  ],
+  situations: ALARM_SITUATIONS
 })

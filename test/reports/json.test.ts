@@ -81,12 +81,12 @@ describe("report JSON schema", () => {
     // lists track the types; the expectations tie them to the schema.
     const step = { index: true, operation: true, args: true, virtualTimeMs: true, implementation: true, model: true, fault: true, implementationState: true, modelState: true } satisfies Record<keyof StepRecord, true>
     const divergence = { requirementId: true, alsoRequirementIds: true, stepIndex: true, observable: true, rules: true, explanation: true, expected: true, actual: true } satisfies Record<keyof Divergence, true>
-    const trace = { steps: true, divergence: true, covered: true } satisfies Record<keyof ExecutionTrace, true>
+    const trace = { steps: true, divergence: true, covered: true, situations: true } satisfies Record<keyof ExecutionTrace, true>
     const cx = { propertyId: true, scenario: true, trace: true, divergence: true, seed: true, path: true, replayToken: true, runsToDetect: true, shrinkSteps: true } satisfies Record<keyof Counterexample, true>
     // PropertyRun is a union keyed by verdict: the schema declares the keys of every variant.
-    const run = { propertyId: true, subject: true, adapter: true, seed: true, runsRequested: true, runsExecuted: true, verdict: true, durationMs: true, covered: true, counterexamples: true, knownFailures: true, failuresBeyondBound: true, error: true, missingCapabilities: true } satisfies Record<KeysOfUnion<PropertyRun>, true>
+    const run = { propertyId: true, subject: true, adapter: true, seed: true, runsRequested: true, runsExecuted: true, verdict: true, durationMs: true, covered: true, situations: true, counterexamples: true, knownFailures: true, failuresBeyondBound: true, error: true, missingCapabilities: true } satisfies Record<KeysOfUnion<PropertyRun>, true>
     const requirement = { requirementId: true, subject: true, title: true, verdict: true, reason: true, propertyIds: true, coveredRuns: true, missingCapabilities: true, counterexample: true } satisfies Record<keyof RequirementResult, true>
-    const adapter = { fingerprint: true, requirements: true, properties: true } satisfies Record<keyof AdapterResult, true>
+    const adapter = { fingerprint: true, requirements: true, properties: true, coverage: true } satisfies Record<keyof AdapterResult, true>
     const fingerprint = { name: true, adapterVersion: true, engine: true, engineVersion: true, dialect: true, capabilities: true } satisfies Record<keyof AdapterFingerprint, true>
     const capabilities = { independentConnections: true, rowLocks: true, snapshotReads: true, savepoints: true, platformAlarm: true } satisfies Record<keyof AdapterCapabilities, true>
     const counts = { pass: true, fail: true, "not-applicable": true, unknown: true, error: true } satisfies Record<keyof VerdictCounts, true>
