@@ -9,6 +9,10 @@ import { readRow } from "./state.ts"
 import { storageIdOf } from "./storageId.ts"
 import { isUnencodablePayload, isValidProgress, isValidRunAt, refProblem, resolveRepeatEvery } from "./validation.ts"
 
+/** The words for a cursor that did not move forward, or nothing when the schedule had no cursor. */
+const notForward = (inputProgress: number | undefined, storedProgress: number): string =>
+  inputProgress === undefined ? "" : ` (cursor ${inputProgress} is not greater than the stored ${storedProgress}, so no progress)`
+
 /** What a successful schedule did: wrote the rows, or dropped a replayed external notice (R11). */
 export type ScheduleEffect = "written" | "dropped"
 
@@ -102,16 +106,19 @@ export const applySchedule = (
     attempts = Math.max(source.attempts, existing?.attempts ?? 0)
     reach(run, "parkedStaysParked")
     if (attempts < budget) reach(run, "parkedUnderRaisedBudget")
-    rules = ["R13", "R14"]
-    why = `a self-rearm of parked work keeps attempts ${attempts} and stays parked (no further charge)`
+    // With a cursor, the comparison that found no progress (R12) decides as much as the charge rule.
+    rules = input.progress === undefined ? ["R13", "R14"] : ["R13", "R14", "R12"]
+    why = `a self-rearm of parked work keeps attempts ${attempts} and stays parked (no further charge)${notForward(input.progress, progress)}`
   } else {
     attempts = Math.min(budget, Math.max(source.attempts + 1, existing?.attempts ?? 0))
     reach(run, "selfRearmCharged")
     if (pass !== null && pass.schedules > 0) reach(run, "chargedOncePerPass")
     if (existing === undefined) reach(run, "newIdInheritsSourceAttempts")
     if (input.progress !== undefined) reach(run, "nonForwardCursorInPassCharged")
-    rules = ["R13"]
-    why = `a self-rearm in a pass charges once: min(budget ${budget}, max(source ${source.attempts} + 1, existing ${existing?.attempts ?? 0})) = ${attempts}`
+    // With a cursor, the comparison that found no progress (R12; in a pass it is not a replay drop, E1,
+    // R11) decides as much as the charge rule.
+    rules = input.progress === undefined ? ["R13"] : ["R13", "R12", "E1", "R11"]
+    why = `a self-rearm in a pass charges once: min(budget ${budget}, max(source ${source.attempts} + 1, existing ${existing?.attempts ?? 0})) = ${attempts}${notForward(input.progress, progress)}`
   }
   if (pass !== null) pass.schedules += 1
   const parked = attempts > 0 && (attempts >= budget || source?.parked === true || existing?.parked === true)

@@ -375,6 +375,34 @@ const cursorTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
     return commands
   })
 
+/**
+ * Two writes to the handler's own row in one pass, in either kind and order, with cursors moving
+ * forward, staying equal or moving backward from the row's own cursor: after the first write moves the
+ * stored cursor past the pass's snapshot, the second is "source progressed" progress (R12, R13) even
+ * when its own cursor is not greater than the stored one.
+ */
+const sameRowTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.tuple(
+    validRef,
+    fc.nat({ max: 2 }),
+    fc.tuple(fc.constantFrom("scheduleAlarm" as const, "scheduleAlarmEarlier" as const), fc.integer({ min: -1, max: 2 }), fc.integer({ min: 0, max: 90_000 })),
+    fc.tuple(fc.constantFrom("scheduleAlarm" as const, "scheduleAlarmEarlier" as const), fc.option(fc.integer({ min: -1, max: 2 }), { nil: undefined }), fc.integer({ min: 0, max: 90_000 })),
+    fc.constantFrom("succeed" as const, "fail" as const)
+  ).map(([own, cursor, [firstKind, firstDelta, firstMs], [secondKind, secondDelta, secondMs], outcome]) => {
+    const write = (kind: "scheduleAlarm" | "scheduleAlarmEarlier", delta: number | undefined, runIn: number): MutationSpec => ({
+      kind,
+      input: { tag: own.tag, id: own.id, payload: null, runInMs: runIn, ...(delta === undefined ? {} : { progress: Math.max(0, cursor + delta) }) }
+    })
+    return [
+      { op: "schedule", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0, progress: cursor } },
+      { op: "advanceToNextWake" },
+      {
+        op: "dispatch",
+        handlers: [{ tag: own.tag, id: own.id, script: { writes: [write(firstKind, firstDelta, firstMs), write(secondKind, secondDelta, secondMs)], outcome } }]
+      }
+    ]
+  })
+
 /** Two rows due in one batch; the first one's handler replaces or cancels the second (skipped silently). */
 const batchTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
   fc.tuple(
@@ -468,6 +496,7 @@ const chunk = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
     { weight: 3, arbitrary: rearmTimeline() },
     { weight: 1, arbitrary: orderTimeline() },
     { weight: 1, arbitrary: cursorTimeline() },
+    { weight: 1, arbitrary: sameRowTimeline() },
     { weight: 1, arbitrary: batchTimeline() },
     { weight: 1, arbitrary: cancelTimeline() },
     { weight: 1, arbitrary: failureActionTimeline() },
