@@ -31,6 +31,7 @@ import {
   type StorageAdapter
 } from "../contract.ts"
 import { createPlatformAlarmTable, emulatedPlatformAlarm } from "../emulatedPlatformAlarm.ts"
+import { registerPostgresConnection } from "./connectionConfig.ts"
 import { makeTypeRegistry } from "./int8.ts"
 import { scrubSecrets } from "./redact.ts"
 import { acquirePostgresServer, DEFAULT_CONNECT_TIMEOUT_MS, type PostgresServerOptions } from "./server.ts"
@@ -172,6 +173,10 @@ const makeLive = (options: PostgresAdapterOptions) =>
           { concurrency: "unbounded" }
         )
         const sql = connections[0]!
+        registerPostgresConnection(sql, {
+          url: Redacted.make(namespace.url),
+          startupParameters: namespace.searchPath === undefined ? {} : { search_path: namespace.searchPath }
+        })
         yield* createPlatformAlarmTable(sql).pipe(Effect.mapError(asAdapterError("creating the platform alarm table")))
         const database: IsolatedDatabase = { sql, connections, platformAlarm: emulatedPlatformAlarm(sql) }
         return database

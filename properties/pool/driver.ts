@@ -1,0 +1,169 @@
+/**
+ * Runs the checkouts of a pool scenario as fibers and reports what a caller sees of each: pending,
+ * holding (its statement answered and it holds its connection until released), succeeded, failed (a
+ * pool refusal or a server error) or interrupted. The operations are caller code, not the pool: they
+ * tell the harness when they hold and wait for the harness to release them, so every pause is a
+ * barrier and nothing sleeps.
+ */
+import { type Context, Deferred, Effect, Exit, Fiber, type Scope } from "effect"
+import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
+import type { OpSpec } from "../../models/pool/index.ts"
+import type { BoundedPoolClient, PoolImplementation } from "../../subjects/pool/api.ts"
+
+/** The tag every statement of checkout `id` carries, so the wire tap can attribute it. */
+export const opTag = (id: string): string => `pool-op-${id}`
+
+/** A statement of `id` that succeeds, or fails on the server (an invalid integer). */
+export const taggedStatement = (id: string, failing: boolean): string =>
+  failing ? `SELECT '${opTag(id)}'::int AS op` : `SELECT '${opTag(id)}' AS op`
+
+/** The channel a checkout listens or notifies on; long: over 63 UTF-8 bytes but under 63 characters. */
+export const channelOf = (id: string, long: boolean): string => long ? `${opTag(id)}-${"é".repeat(28)}` : opTag(id)
+
+interface OpRuntime {
+  readonly spec: OpSpec
+  holding: boolean
+  exit: Exit.Exit<unknown, unknown> | undefined
+  fiber: Fiber.Fiber<unknown, unknown> | undefined
+  readonly release: Deferred.Deferred<void>
+  context: Context.Context<never> | undefined
+  reborrow: OpSpec | undefined
+}
+
+/** What a caller sees of one checkout. */
+export interface SeenOp {
+  readonly status: "pending" | "holding" | "succeeded" | "failed" | "interrupted"
+  readonly failure: "refusal" | "error" | null
+}
+
+/** The checkouts of one run. */
+export interface PoolDriver {
+  /** Starts a checkout (inside a holding transaction's context when `spec.inside` names one). */
+  readonly start: (spec: OpSpec) => Effect.Effect<void>
+  /** Lets a holding checkout end; `reborrow` is started by the same fiber right after. */
+  readonly release: (id: string, reborrow: OpSpec | null) => Effect.Effect<void>
+  /** Interrupts a checkout's fiber and waits for it to end. */
+  readonly interrupt: (id: string) => Effect.Effect<void>
+  /** Releases `holder` and interrupts `waiter` right behind the hand-over, before it can run. */
+  readonly releaseAndInterrupt: (holder: string, waiter: string) => Effect.Effect<void>
+  /** What a caller sees of `id`. */
+  readonly seen: (id: string) => SeenOp
+  /** Interrupts every fiber still running (newest first) and waits for them. */
+  readonly interruptAll: Effect.Effect<void>
+}
+
+const holdUntilReleased = (runtime: OpRuntime) =>
+  Effect.andThen(Effect.sync(() => { runtime.holding = true }), Deferred.await(runtime.release))
+
+/** What checkout `runtime.spec` does, as caller code: take the checkout, send its statement, hold or end. */
+const opBody = (implementation: PoolImplementation, pool: BoundedPoolClient, runtime: OpRuntime): Effect.Effect<unknown, unknown> => {
+  const { spec } = runtime
+  const id = spec.id
+  const main: Effect.Effect<unknown, unknown> = (() => {
+    switch (spec.kind) {
+      case "acquire":
+        return Effect.scoped(Effect.gen(function*() {
+          const connection = yield* pool.reserve
+          yield* connection.execute(taggedStatement(id, false), [], undefined)
+          yield* holdUntilReleased(runtime)
+        }))
+      case "transaction":
+        return pool.withTransaction(Effect.gen(function*() {
+          yield* pool.unsafe(taggedStatement(id, false))
+          runtime.context = yield* Effect.context<never>()
+          yield* holdUntilReleased(runtime)
+          if (spec.failing) yield* Effect.ignore(pool.unsafe("SELECT 1/0 AS aborts"))
+        }))
+      case "listen":
+        return Effect.scoped(Effect.andThen(pool.listen(channelOf(id, false)), holdUntilReleased(runtime)))
+      case "borrow":
+        return pool.unsafe(taggedStatement(id, spec.failing))
+      case "notify":
+        return pool.notify(channelOf(id, spec.longChannel), opTag(id))
+    }
+  })()
+  return spec.retry ? implementation.retryPoolRefusal(main) : main
+}
+
+/** Builds the driver for `pool` of `implementation`; fibers are children of the calling scope's fiber. */
+export const makePoolDriver = (implementation: PoolImplementation, pool: BoundedPoolClient, handedOverHook: string): Effect.Effect<PoolDriver, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const hooks = yield* makeScriptedHooks
+    const ops = new Map<string, OpRuntime>()
+    const fiberOf = new Map<string, Fiber.Fiber<unknown, unknown>>()
+    const runtimeOf = (id: string): OpRuntime => {
+      const runtime = ops.get(id)
+      if (runtime === undefined) throw new Error(`no checkout ${id}`)
+      return runtime
+    }
+
+    const tracked = (runtime: OpRuntime): Effect.Effect<unknown, unknown> =>
+      Effect.onExit(opBody(implementation, pool, runtime), (exit) => Effect.sync(() => { runtime.exit = exit }))
+
+    const newRuntime = (spec: OpSpec): Effect.Effect<OpRuntime> =>
+      Effect.map(Deferred.make<void>(), (release) => {
+        const runtime: OpRuntime = { spec, holding: false, exit: undefined, fiber: undefined, release, context: undefined, reborrow: undefined }
+        ops.set(spec.id, runtime)
+        return runtime
+      })
+
+    const start = (spec: OpSpec) =>
+      Effect.gen(function*() {
+        const runtime = yield* newRuntime(spec)
+        const effect = Effect.gen(function*() {
+          yield* Effect.exit(tracked(runtime))
+          const again = runtime.reborrow
+          if (again !== undefined) yield* Effect.exit(tracked(ops.get(again.id)!))
+        })
+        const context = spec.inside === null ? undefined : runtimeOf(spec.inside).context
+        const provided = context === undefined ? effect : Effect.provideContext(effect, context)
+        const fiber = yield* Effect.forkChild(withScriptedHooks(hooks, labelled(spec.id, provided)))
+        runtime.fiber = fiber
+        fiberOf.set(spec.id, fiber)
+      })
+
+    const release = (id: string, reborrow: OpSpec | null) =>
+      Effect.gen(function*() {
+        const runtime = runtimeOf(id)
+        if (reborrow !== null) {
+          const again = yield* newRuntime(reborrow)
+          runtime.reborrow = reborrow
+          fiberOf.set(reborrow.id, runtime.fiber!)
+          again.fiber = runtime.fiber
+        }
+        yield* Deferred.succeed(runtime.release, undefined)
+      })
+
+    const interrupt = (id: string) => Effect.suspend(() => Fiber.interrupt(fiberOf.get(id)!))
+
+    // The waiter is interrupted at the hand-over: paused at the implementation's hook point right after
+    // it was handed the slot when it offers one, else as soon as the holder's fiber has ended (it may
+    // then have used the slot already; the model accepts both).
+    const releaseAndInterrupt = (holder: string, waiter: string) =>
+      Effect.gen(function*() {
+        const holderFiber = runtimeOf(holder).fiber!
+        const waiterFiber = fiberOf.get(waiter)!
+        yield* hooks.pauseAt(waiter, handedOverHook)
+        yield* Deferred.succeed(runtimeOf(holder).release, undefined)
+        yield* Effect.raceFirst(Effect.asVoid(hooks.awaitPaused(waiter)), Effect.asVoid(Fiber.await(holderFiber)))
+        yield* Fiber.interrupt(waiterFiber)
+        yield* hooks.release(waiter)
+        yield* Fiber.await(holderFiber)
+      })
+
+    const seen = (id: string): SeenOp => {
+      const runtime = ops.get(id)
+      if (runtime === undefined) return { status: "pending", failure: null }
+      const exit = runtime.exit
+      if (exit === undefined) return { status: runtime.holding ? "holding" : "pending", failure: null }
+      if (Exit.isSuccess(exit)) return { status: "succeeded", failure: null }
+      if (Exit.hasInterrupts(exit) && !Exit.hasFails(exit) && !Exit.hasDies(exit)) return { status: "interrupted", failure: null }
+      const error = Exit.findErrorOption(exit)
+      const refusal = error._tag === "Some" && implementation.isPoolRefusal(error.value)
+      return { status: "failed", failure: refusal ? "refusal" : "error" }
+    }
+
+    const interruptAll = Effect.suspend(() => Fiber.interruptAll([...new Set(fiberOf.values())].reverse()))
+
+    return { start, release, interrupt, releaseAndInterrupt, seen, interruptAll }
+  })

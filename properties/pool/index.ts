@@ -1,0 +1,63 @@
+/**
+ * The pool suite: the requirement catalog and the model-based property that drives a bounded pool
+ * and the pool model side by side on a real Postgres server.
+ *
+ * Two properties, one scenario language with different weights (`arbitraries.ts`):
+ * - `pool/model`: pools of 1-4 connections; acquire, transaction, borrowed-statement, listen and
+ *   notify checkouts (retried through `retryPoolRefusal`, failing on the server, nested in a holding
+ *   transaction, with channel names over 63 bytes); releases with an immediate re-checkout by the
+ *   same fiber; interruptions while waiting, at the moment of the hand-over and while holding;
+ *   floods to the admission bound and past it; virtual time for the retry helper; and a closing
+ *   probe that every slot came back.
+ * - `pool/admission`: the same, weighted toward floods to the bound and past it, retried checkouts and
+ *   virtual time (the retry helper's delays).
+ *
+ * @example
+ * const suite = poolSuite() // the shipped implementation
+ */
+import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
+import type { SubjectSuite } from "../../harness/Suite.ts"
+import { poolRequirements } from "../../spec/pool.ts"
+import type { PoolImplementation } from "../../subjects/pool/api.ts"
+import { shippedPool } from "../../subjects/pool/index.ts"
+import { ADMISSION_SHAPE, MODEL_SHAPE, poolScenario, type PoolScenarioShape } from "./arbitraries.ts"
+import { executePool } from "./execute.ts"
+import type { PoolScenario } from "./scenario.ts"
+
+/** The commands of a failing scenario that ran (the closing probe is the step after the last command). */
+export const truncatePoolScenario = (scenario: PoolScenario, trace: ExecutionTrace): PoolScenario =>
+  trace.steps.length >= scenario.commands.length ? scenario : { ...scenario, commands: scenario.commands.slice(0, trace.steps.length) }
+
+/** A pool property bound to `implementation`. */
+const poolProperty = (implementation: PoolImplementation, id: string, title: string, shape: PoolScenarioShape): PropertyDefinition<any> => ({
+  id,
+  subject: "pool",
+  title,
+  requirements: poolRequirements.map((requirement) => requirement.id),
+  needs: ["independentConnections"],
+  implementation: implementation.name,
+  scenario: () => poolScenario(shape),
+  execute: (scenario: PoolScenario, environment) => executePool(implementation)(scenario, environment),
+  truncate: truncatePoolScenario
+})
+
+/** The pool suite bound to `implementation` (default: the shipped one). */
+export const poolSuite = (implementation: PoolImplementation = shippedPool): SubjectSuite => ({
+  subject: "pool",
+  implementation: implementation.name,
+  requirements: poolRequirements,
+  properties: [
+    poolProperty(
+      implementation,
+      "pool/model",
+      "bounded pool vs model on a real server: every checkout kind, releases and re-checkouts, interruptions, commit check, notify",
+      MODEL_SHAPE
+    ),
+    poolProperty(
+      implementation,
+      "pool/admission",
+      "bounded pool vs model on a real server: floods to the admission bound and past it, retried checkouts, virtual time",
+      ADMISSION_SHAPE
+    )
+  ]
+})
