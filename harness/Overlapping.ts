@@ -1,0 +1,70 @@
+/**
+ * Overlapping transactions as generated data: operations on separate connections that are all open at
+ * once, one of them holding its writes uncommitted while the others run into them. Each operation
+ * pauses at a `begin` hook point (its transaction open); the first in `order` is released and paused
+ * again at a `hold` hook point (its writes done, not committed); the others are released, and then the
+ * first is released to commit. So the first's writes precede the others', and every other transaction
+ * is open (and may already have run into the first's uncommitted keys, where the engine makes it wait)
+ * before the first commits; how far the others get before that commit is up to the engine and the
+ * connections, not waited for. The order is ordinary data, so it shrinks and replays like
+ * `Interleaving.ts` release orders.
+ *
+ * Hook points are optional refinements: an operation whose implementation never reaches a hook point
+ * simply runs to completion (the wait for its pause is raced with its end), so an implementation
+ * without hook points runs its operations at once instead of hanging.
+ *
+ * @example
+ * ```ts
+ * const exits = yield* runOverlapping(yield* makeScriptedHooks, [
+ *   { label: "runner0", effect: bootstrap0 }, { label: "runner1", effect: bootstrap1 }
+ * ], [1, 0], { begin: "cron.bootstrapBegun", hold: "cron.bootstrapWritten" })
+ * ```
+ */
+import { Effect, type Exit, Fiber } from "effect"
+import { labelled, type ScriptedHooks, withScriptedHooks } from "./HookPoints.ts"
+import { isReleaseOrder } from "./Interleaving.ts"
+
+/** Bound on the operations of one overlapping run. */
+export const MAX_OVERLAPPING_OPERATIONS = 8
+
+/** One operation: runs `effect` labelled `label`. */
+export interface OverlappingOperation<A, E, R> {
+  readonly label: string
+  readonly effect: Effect.Effect<A, E, R>
+}
+
+/** The hook points an overlapping run pauses at. */
+export interface OverlapHooks {
+  /** Reached once the operation's transaction is open. */
+  readonly begin: string
+  /** Reached once the operation's writes are done and not yet committed. */
+  readonly hold: string
+}
+
+/** Runs `operations` overlapping in `order` (see the module comment); each operation's exit, in their order. */
+export const runOverlapping = <A, E, R>(
+  hooks: ScriptedHooks,
+  operations: ReadonlyArray<OverlappingOperation<A, E, R>>,
+  order: ReadonlyArray<number>,
+  points: OverlapHooks
+): Effect.Effect<ReadonlyArray<Exit.Exit<A, E>>, never, R> =>
+  Effect.gen(function*() {
+    if (operations.length > MAX_OVERLAPPING_OPERATIONS || !isReleaseOrder(order, operations.length)) {
+      return yield* Effect.die(new RangeError(`overlapping run: ${JSON.stringify(order)} is not an order of ${operations.length} operations (at most ${MAX_OVERLAPPING_OPERATIONS})`))
+    }
+    for (const operation of operations) yield* hooks.pauseAt(operation.label, points.begin)
+    const fibers = yield* Effect.forEach(operations, (operation) => Effect.forkChild(withScriptedHooks(hooks, labelled(operation.label, operation.effect))))
+    const pausedOrDone = (index: number) =>
+      Effect.raceFirst(Effect.asVoid(hooks.awaitPaused(operations[index]!.label)), Effect.asVoid(Fiber.await(fibers[index]!)))
+    for (let index = 0; index < operations.length; index++) yield* pausedOrDone(index)
+    const [first, ...rest] = order
+    if (first === undefined) return []
+    const firstLabel = operations[first]!.label
+    yield* hooks.release(firstLabel)
+    // Re-arming right after the release is safe: the released fiber needs a round trip to reach `hold`.
+    yield* hooks.pauseAt(firstLabel, points.hold)
+    yield* pausedOrDone(first)
+    for (const index of rest) yield* hooks.release(operations[index]!.label)
+    yield* hooks.release(firstLabel)
+    return yield* Effect.forEach(fibers, (fiber) => Fiber.await(fiber))
+  })

@@ -1,0 +1,103 @@
+/**
+ * One settling phase of a runner's first claimed tick (N7, N8, the invariants): `claimed` runs
+ * settleUnfired, `deliver` runs the delivery with its receipt, `fired` runs settleFired. Each phase is
+ * one storage transaction; every settling write is fenced on the claim.
+ */
+import type { CronOutcome, TransactionRunner } from "./step.ts"
+import type { CronModelState, CronOperation, InFlightTick, ModelEntry, ModelRunner } from "./state.ts"
+import { deleteFenced, fencedRowIndex, nextOf, postponeFenced, rewriteFenced } from "./ticks.ts"
+
+interface PhaseBody {
+  readonly state: CronModelState
+  readonly value: unknown
+  readonly rules: ReadonlyArray<string>
+  readonly why: string
+  readonly covered: ReadonlyArray<string>
+  /** The tick's next phase, or null when it is settled. */
+  readonly nextTick: InFlightTick | null
+}
+
+const fenceRules = (state: CronModelState, tick: InFlightTick, rules: ReadonlyArray<string>): ReadonlyArray<string> =>
+  fencedRowIndex(state, tick) < 0 ? ["B5", "N8", ...rules.filter((rule) => rule !== "N8")] : rules
+
+const fenceCovered = (state: CronModelState, tick: InFlightTick): ReadonlyArray<string> => (fencedRowIndex(state, tick) < 0 ? ["CRN-016"] : [])
+
+/** Whether missed instants collapse here: an instant after the scheduled one already passed. */
+const collapses = (entry: ModelEntry, tick: InFlightTick, nowMs: number): boolean => nextOf(entry, tick.scheduledAtMs) <= nowMs
+
+const settleUnfired = (state: CronModelState, runner: ModelRunner, tick: InFlightTick, nowMs: number): PhaseBody => {
+  const entry = runner.schedule?.entries.find((candidate) => candidate.key === tick.timerKey)
+  const stale = runner.schedule !== null && nowMs - tick.scheduledAtMs > runner.schedule.skipMs
+  const settled = { value: { phase: "unfired", outcome: "settled" }, nextTick: null }
+  if (entry === undefined) {
+    return stale
+      ? { ...settled, state: deleteFenced(state, tick), rules: fenceRules(state, tick, ["N7"]), why: "a stale tick whose entry is not declared here is deleted", covered: ["CRN-007", ...fenceCovered(state, tick)] }
+      : { ...settled, state: postponeFenced(state, tick, nowMs + state.timing.backoffMs), rules: fenceRules(state, tick, ["N7"]), why: "a tick whose entry is not declared here is released with backoff", covered: ["CRN-007", ...fenceCovered(state, tick)] }
+  }
+  if (stale) {
+    return { ...settled, state: rewriteFenced(state, tick, entry, nowMs), rules: fenceRules(state, tick, ["I3", "N7"]), why: "a tick older than the skip window is rewritten to the next tick without delivery", covered: ["CRN-007", "CRN-011", ...fenceCovered(state, tick)] }
+  }
+  const deliver = (command: string, payload: string, rules: ReadonlyArray<string>, why: string, covered: ReadonlyArray<string>): PhaseBody => ({
+    state, value: { phase: "unfired", outcome: "deliver", command, payload }, rules, why, covered,
+    nextTick: { ...tick, phase: "deliver", delivery: { command, payload } }
+  })
+  if (tick.command === entry.command) return deliver(tick.command, tick.payload, ["N7"], "a fresh tick whose command is the entry's is delivered", ["CRN-007"])
+  const firedBefore = state.receipts.some((receipt) => receipt.actorId === tick.actorId && receipt.commandId === tick.intentId)
+  if (firedBefore) {
+    return { ...settled, state: rewriteFenced(state, tick, entry, nowMs), rules: fenceRules(state, tick, ["I4", "N7", "B1"]), why: "a retargeted tick with a receipt for its id already fired: it is rewritten without delivering", covered: ["CRN-007", "CRN-012", ...fenceCovered(state, tick)] }
+  }
+  return deliver(entry.command, entry.payload, ["I4", "N7"], "a retargeted tick without a receipt delivers the entry's current command under the same id", ["CRN-007", "CRN-012"])
+}
+
+const deliver = (state: CronModelState, tick: InFlightTick, nowMs: number): PhaseBody => {
+  const delivery = tick.delivery!
+  const replayed = state.receipts.some((receipt) => receipt.actorId === tick.actorId && receipt.commandId === tick.intentId && receipt.command === delivery.command)
+  if (replayed) {
+    return { state, value: { phase: "deliver", outcome: "replayed" }, rules: ["I2", "N8"], why: "a redelivered command id replays its receipt instead of running again", covered: ["CRN-010"], nextTick: { ...tick, phase: "fired" } }
+  }
+  return {
+    state: {
+      ...state,
+      fired: [...state.fired, { commandId: tick.intentId, actorId: tick.actorId, timerKey: tick.timerKey, command: delivery.command, payload: delivery.payload, atMs: nowMs }],
+      receipts: [...state.receipts, { actorId: tick.actorId, commandId: tick.intentId, command: delivery.command }]
+    },
+    value: { phase: "deliver", outcome: "fired" },
+    rules: ["I2"],
+    why: "a delivered command commits its receipt with the handler's writes",
+    covered: ["CRN-010"],
+    nextTick: { ...tick, phase: "fired" }
+  }
+}
+
+const settleFired = (state: CronModelState, runner: ModelRunner, tick: InFlightTick, nowMs: number): PhaseBody => {
+  const entry = runner.schedule?.entries.find((candidate) => candidate.key === tick.timerKey)
+  const value = { phase: "fired", outcome: "settled" }
+  if (entry === undefined) {
+    return { state: deleteFenced(state, tick), value, rules: fenceRules(state, tick, ["N8"]), why: "a delivered tick whose entry is gone is deleted", covered: ["CRN-008", ...fenceCovered(state, tick)], nextTick: null }
+  }
+  const collapsed = collapses(entry, tick, nowMs)
+  return {
+    state: rewriteFenced(state, tick, entry, nowMs),
+    value,
+    rules: fenceRules(state, tick, collapsed ? ["I3", "N8"] : ["N8"]),
+    why: collapsed ? "the rewrite goes to next(now), so the instants missed since the scheduled one collapse into this delivery" : "a delivered tick is rewritten in place to next(now) with a fresh id",
+    covered: ["CRN-008", "CRN-003", ...(collapsed ? ["CRN-011"] : []), ...fenceCovered(state, tick)],
+    nextTick: null
+  }
+}
+
+/** The `settle` operation: one phase of the runner's first claimed tick. */
+export const settle = (state: CronModelState, operation: Extract<CronOperation, { kind: "settle" }>, transaction: TransactionRunner): CronOutcome => {
+  const runner = state.runners[operation.runner]!
+  const tick = runner.inFlight[0]
+  if (tick === undefined) return { state, result: { _tag: "Success", value: { phase: "idle" } }, rules: ["N7"], why: "the runner holds no claimed tick", covered: [] }
+  const body = tick.phase === "claimed"
+    ? settleUnfired(state, runner, tick, operation.atMs)
+    : tick.phase === "deliver"
+    ? deliver(state, tick, operation.atMs)
+    : settleFired(state, runner, tick, operation.atMs)
+  const rest = runner.inFlight.slice(1)
+  const inFlight = body.nextTick === null ? rest : [body.nextTick, ...rest]
+  const after = { ...body.state, runners: body.state.runners.map((current, index) => (index === operation.runner ? { ...current, inFlight } : current)) }
+  return transaction(state, operation.runner, operation.fault, { state: after, value: body.value, rules: body.rules, why: body.why, covered: body.covered }, true)
+}

@@ -1,0 +1,188 @@
+/**
+ * One operation of the cron model: the next state, the result the implementation must return, the
+ * reference rules deciding it, and the requirements whose situation it reached. Every operation runs at
+ * most one storage transaction, and a storage fault gives it the boundary's meaning: `inside` keeps
+ * nothing and ends the runner's process, `afterCommit` keeps the commit and ends the process,
+ * `lostReply` keeps the commit and fails the call. An ended or failed claim or settle drops the runner's
+ * claims (its leases run out).
+ */
+import { declareSchedule } from "./schedule.ts"
+import { settle } from "./settle.ts"
+import { ACTOR_TYPE, type CronFault, type CronModelState, type CronOperation, type InFlightTick, type ModelRunner, SINGLETON_ID, sortRows } from "./state.ts"
+import { CLAIM_LIMIT, isTick, nextOf, writeTicks } from "./ticks.ts"
+
+/** A JSON-shaped result: `{_tag: "Success", value}`, `{_tag: "Failure", error}` or `{_tag: "Crashed", ...}`. */
+export type CronResult =
+  | { readonly _tag: "Success"; readonly value: unknown }
+  | { readonly _tag: "Failure"; readonly error: string }
+  | { readonly _tag: "Crashed"; readonly transaction: number; readonly phase: "inside" | "afterCommit" }
+
+/** What `step` returns. */
+export interface CronOutcome {
+  readonly state: CronModelState
+  readonly result: CronResult
+  /** Rules deciding the result and the state after it. */
+  readonly rules: ReadonlyArray<string>
+  /** Why, in a few words, for the witness sentence. */
+  readonly why: string
+  /** Requirement ids whose situation this operation reached. */
+  readonly covered: ReadonlyArray<string>
+}
+
+interface Body {
+  readonly state: CronModelState
+  readonly value: unknown
+  readonly rules: ReadonlyArray<string>
+  readonly why: string
+  readonly covered: ReadonlyArray<string>
+  /** The transaction's body failed (it rolls back). */
+  readonly failed?: string
+}
+
+const setRunner = (state: CronModelState, index: number, runner: ModelRunner): CronModelState => ({
+  ...state,
+  runners: state.runners.map((current, position) => (position === index ? runner : current))
+})
+
+const dropClaims = (state: CronModelState, index: number): CronModelState =>
+  setRunner(state, index, { ...state.runners[index]!, inFlight: [] })
+
+/**
+ * Runs one transaction body under `fault` (the first and only transaction of the operation).
+ * `dropsClaims` says whether a crash or failure ends the runner's claims.
+ */
+const transaction = (start: CronModelState, runner: number, fault: CronFault | undefined, body: Body, dropsClaims: boolean): CronOutcome => {
+  const phase = fault?.transaction === 1 ? fault.phase : undefined
+  const base = { rules: body.rules, why: body.why, covered: body.covered }
+  if (phase === "inside") return { ...base, state: dropClaims(start, runner), result: { _tag: "Crashed", transaction: 1, phase: "inside" } }
+  if (body.failed !== undefined) return { ...base, state: start, result: { _tag: "Failure", error: body.failed } }
+  if (phase === "afterCommit") return { ...base, state: dropClaims(body.state, runner), result: { _tag: "Crashed", transaction: 1, phase: "afterCommit" } }
+  if (phase === "lostReply") {
+    return { ...base, state: dropsClaims ? dropClaims(body.state, runner) : body.state, result: { _tag: "Failure", error: "SqlError" } }
+  }
+  return { ...base, state: body.state, result: { _tag: "Success", value: body.value } }
+}
+
+const declare = (state: CronModelState, operation: Extract<CronOperation, { kind: "declare" }>): CronOutcome => {
+  const runner = state.runners[operation.runner]!
+  if (operation.schedule === null) {
+    return { state: setRunner(state, operation.runner, { ...runner, schedule: null }), result: { _tag: "Success", value: [] }, rules: ["N6"], why: "the runner stops declaring the actor type", covered: [] }
+  }
+  const declared = declareSchedule(operation.schedule)
+  if (typeof declared === "string") {
+    return { state, result: { _tag: "Failure", error: declared }, rules: ["N1"], why: "an invalid entry or two entries with one canonical key are refused", covered: ["CRN-001"] }
+  }
+  return {
+    state: setRunner(state, operation.runner, { ...runner, schedule: declared }),
+    result: { _tag: "Success", value: declared.entries.map((entry) => entry.key) },
+    rules: ["N1"],
+    why: "each entry's key is $cron: with its zone and canonical fields, or @every in ms",
+    covered: ["CRN-001"]
+  }
+}
+
+const turn = (state: CronModelState, operation: Extract<CronOperation, { kind: "turn" }>): CronOutcome => {
+  const entries = state.runners[operation.runner]!.schedule?.entries ?? []
+  const writeAtMs = operation.atMs + operation.turnMs
+  if (operation.rejected) {
+    return transaction(state, operation.runner, operation.fault, { state, value: null, rules: ["N4"], why: "a rejected turn writes no tick", covered: ["CRN-004"], failed: "TurnRejected" }, false)
+  }
+  const written = writeTicks(state, operation.actorId, entries, writeAtMs)
+  const admissionDiffers = entries.some((entry) => nextOf(entry, operation.atMs) !== nextOf(entry, writeAtMs))
+  return transaction(state, operation.runner, operation.fault, {
+    state: written.state,
+    value: null,
+    rules: admissionDiffers ? ["B2", "N4"] : ["N4"],
+    why: admissionDiffers ? "the first tick is next(time of the write), and an instant passed while the turn ran" : "a committed turn writes one row per entry at next(now), keeping rows that already tick",
+    covered: ["CRN-004", "CRN-003", "CRN-014", ...(admissionDiffers ? ["CRN-013"] : []), ...(written.ignored ? ["CRN-009"] : [])]
+  }, false)
+}
+
+const bootstrap = (state: CronModelState, operation: Extract<CronOperation, { kind: "bootstrap" }>): CronOutcome => {
+  const entries = state.runners[operation.runner]!.schedule?.entries ?? []
+  if (entries.length === 0) {
+    return transaction(state, operation.runner, operation.fault, { state, value: null, rules: ["N5"], why: "a runner without entries writes nothing", covered: [] }, false)
+  }
+  const key = `${ACTOR_TYPE}/${SINGLETON_ID}`
+  const generations = state.generations.includes(key) ? state.generations : [...state.generations, key]
+  const written = writeTicks({ ...state, generations }, SINGLETON_ID, entries, operation.atMs)
+  return transaction(state, operation.runner, operation.fault, {
+    state: written.state,
+    value: null,
+    rules: ["N5"],
+    why: "bootstrap writes the singleton's missing ticks in one transaction",
+    covered: ["CRN-005", ...(written.ignored ? ["CRN-009"] : [])]
+  }, false)
+}
+
+const bootstrapAll = (start: CronModelState, operation: Extract<CronOperation, { kind: "bootstrapAll" }>): CronOutcome => {
+  let state = start
+  const declaring = state.runners.map((runner, index) => ({ runner, index })).filter(({ runner }) => (runner.schedule?.entries.length ?? 0) > 0)
+  if (declaring.length === 0) return { state, result: { _tag: "Success", value: null }, rules: ["N5"], why: "no runner declares entries", covered: [] }
+  const key = `${ACTOR_TYPE}/${SINGLETON_ID}`
+  if (!state.generations.includes(key)) state = { ...state, generations: [...state.generations, key] }
+  // Winners first, so each timer key gets the row of the runner whose insert landed.
+  const winnerEntries = declaring.flatMap(({ runner, index }) =>
+    runner.schedule!.entries.filter((entry) => (operation.winners[entry.key] ?? declaring[0]!.index) === index))
+  state = writeTicks(state, SINGLETON_ID, winnerEntries, operation.atMs).state
+  for (const { runner } of declaring) state = writeTicks(state, SINGLETON_ID, runner.schedule!.entries, operation.atMs).state
+  return {
+    state,
+    result: { _tag: "Success", value: null },
+    rules: ["I1", "N5"],
+    why: "runners bootstrapping at once leave one row per entry",
+    covered: declaring.length > 1 ? ["CRN-005", "CRN-009"] : ["CRN-005"]
+  }
+}
+
+const claim = (state: CronModelState, operation: Extract<CronOperation, { kind: "claim" }>): CronOutcome => {
+  const runner = state.runners[operation.runner]!
+  const claimedUntilMs = operation.atMs + state.timing.leaseMs
+  const due = runner.schedule === null ? [] : sortRows(state.rows.filter((row) => isTick(row) && row.dueAtMs <= operation.atMs))
+    .slice()
+    .sort((a, b) => a.dueAtMs - b.dueAtMs)
+    .slice(0, CLAIM_LIMIT)
+  const ids = new Set(due.map((row) => row.intentId))
+  const rows = state.rows.map((row) => (ids.has(row.intentId) ? { ...row, dueAtMs: claimedUntilMs } : row))
+  const claimed: Array<InFlightTick> = sortRows(due).map((row) => ({
+    actorId: row.actorId, timerKey: row.timerKey, intentId: row.intentId, command: row.command, payload: row.payload,
+    scheduledAtMs: row.scheduledAtMs, claimedUntilMs, phase: "claimed", delivery: null
+  }))
+  const kept = runner.inFlight.filter((tick) => !ids.has(tick.intentId))
+  const next = setRunner({ ...state, rows }, operation.runner, { ...runner, inFlight: [...kept, ...claimed] })
+  return transaction(state, operation.runner, operation.fault, {
+    state: next,
+    value: claimed.map((tick) => ({ actorId: tick.actorId, timerKey: tick.timerKey, intentId: tick.intentId, claimedUntilMs })),
+    rules: ["N6"],
+    why: runner.schedule === null ? "a runner claims ticks only of actor types it declares" : "a claim takes every due tick and holds it until the lease ends",
+    covered: ["CRN-006"]
+  }, true)
+}
+
+
+/**
+ * Applies one operation.
+ *
+ * @example step(init({ runners: 2, timing }), { kind: "claim", atMs: 0, runner: 0 }).result // { _tag: "Success", value: [] }
+ */
+export const step = (state: CronModelState, operation: CronOperation): CronOutcome => {
+  switch (operation.kind) {
+    case "declare":
+      return declare(state, operation)
+    case "turn":
+      return turn(state, operation)
+    case "bootstrap":
+      return bootstrap(state, operation)
+    case "bootstrapAll":
+      return bootstrapAll(state, operation)
+    case "claim":
+      return claim(state, operation)
+    case "settle":
+      return settle(state, operation, transaction)
+    case "restart":
+      return { state: dropClaims(state, operation.runner), result: { _tag: "Success", value: null }, rules: ["N8"], why: "a restarted runner holds no claims", covered: [] }
+  }
+}
+
+/** The transaction runner `settle` uses (exported for it only). */
+export type TransactionRunner = typeof transaction

@@ -1,0 +1,145 @@
+/**
+ * fast-check arbitraries of cron scenarios. Generation favours timelines that reach every rule: an
+ * opening deploy and first ticks, then episodes of one relay settling its ticks, a lease running out
+ * while another runner claims, a crash between receipt and rewrite followed by a retargeting deploy,
+ * a tick left past its skip window, and clock moves across the anchor's DST transition.
+ */
+import * as fc from "fast-check"
+import type { CronFault, EntryInput } from "../../models/cron/index.ts"
+import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, RUNNERS, TIMING } from "./scenario.ts"
+
+/** What a generator may include. */
+export interface ScenarioShape {
+  /** Storage faults and restarts. */
+  readonly faults: boolean
+  /** Upper bound on generated episodes. */
+  readonly maxEpisodes: number
+}
+
+/** Minute fields: meaning and spellings (all spellings of one meaning share a key). */
+const MINUTES: ReadonlyArray<ReadonlyArray<string>> = [
+  ["0", "00"], ["30"], ["15"], ["45"], ["*/15", "0,15,30,45", "0-59/15"], ["*/30", "0,30", "00,30"], ["5,35"], ["*/20", "0,20,40"]
+]
+/** Hour fields around the local transitions (01:00-03:00). */
+const HOURS: ReadonlyArray<ReadonlyArray<string>> = [["*", "0-23", "*/1"], ["1"], ["2", "02"], ["1-2", "1,2"], ["0-3", "0,1,2,3"], ["*/2", "0-23/2"]]
+const MONTHS: ReadonlyArray<string> = ["*", "1-12", "JAN-DEC"]
+const EVERY: ReadonlyArray<ReadonlyArray<string>> = [["@every 60s", "@every 1m", "@every 60000ms"], ["@every 90s", "@every 90000ms"], ["@every 15m", "@every 900s"], ["@every 2s", "@every 2000ms"]]
+const INVALID: ReadonlyArray<string> = ["61 * * * *", "* * *", "@every 500ms", "5/15 * * * *"]
+
+const pick = <A>(values: ReadonlyArray<A>) => fc.nat({ max: values.length - 1 }).map((index) => values[index]!)
+
+const cronSpec: fc.Arbitrary<string> = fc.tuple(pick(MINUTES), pick(HOURS), fc.nat(), fc.nat(), pick(MONTHS)).map(
+  ([minutes, hours, minuteSpelling, hourSpelling, month]) =>
+    `${minutes[minuteSpelling % minutes.length]} ${hours[hourSpelling % hours.length]} * ${month} *`
+)
+
+const everySpec: fc.Arbitrary<string> = fc.tuple(pick(EVERY), fc.nat()).map(([spellings, spelling]) => spellings[spelling % spellings.length]!)
+
+/** One pool entry in `zone`: mostly zoned five-field specs, some @every, rarely invalid. */
+const entry = (zone: string): fc.Arbitrary<Omit<EntryInput, "command">> =>
+  fc.oneof(
+    { weight: 6, arbitrary: cronSpec.map((spec) => ({ spec, zone, payload: "{}" })) },
+    { weight: 1, arbitrary: cronSpec.map((spec) => ({ spec, zone: null, payload: "{}" })) },
+    { weight: 3, arbitrary: everySpec.map((spec) => ({ spec, zone: null, payload: "{}" })) },
+    { weight: 1, arbitrary: pick(INVALID).map((spec) => ({ spec, zone, payload: "{}" })) },
+    { weight: 1, arbitrary: fc.constant({ spec: "0 * * * *", zone: "Mars/Base", payload: "{}" }) }
+  ).map((value) => ({ ...value, payload: JSON.stringify({ spec: value.spec }) }))
+
+const COMMANDS = ["ping", "pong"] as const
+
+const fault = (faults: boolean): fc.Arbitrary<CronFault | undefined> =>
+  faults
+    ? fc.oneof(
+      { weight: 3, arbitrary: fc.constant(undefined) },
+      { weight: 2, arbitrary: fc.record({ transaction: fc.constant(1), phase: fc.constantFrom<CronFault["phase"]>("afterCommit", "inside", "lostReply") }) }
+    )
+    : fc.constant(undefined)
+
+const runner = fc.nat({ max: RUNNERS - 1 })
+
+const declaration = (poolSize: number): fc.Arbitrary<ReadonlyArray<DeclaredEntrySpec> | null> =>
+  fc.oneof(
+    { weight: 8, arbitrary: fc.subarray(Array.from({ length: poolSize }, (_, index) => index), { minLength: 1 }).chain((indexes) =>
+      fc.tuple(...indexes.map((index) => pick(COMMANDS).map((command) => ({ index, command }))))) },
+    { weight: 1, arbitrary: fc.constant(null) }
+  )
+
+const at = (ms: number) => ({ op: "advance", ms }) as const
+
+/** Episodes: short timelines, each reaching a rule or an invariant. */
+const episode = (shape: ScenarioShape, poolSize: number): fc.Arbitrary<ReadonlyArray<Command>> => {
+  const f = fault(shape.faults)
+  const relay = fc.tuple(runner, fc.integer({ min: 1, max: 4 }), f).map(([r, settles, fault]): ReadonlyArray<Command> => [
+    { op: "advanceToDue" }, { op: "claim", runner: r }, ...Array.from({ length: settles }, (_, index): Command => (index === settles - 1 && fault !== undefined ? { op: "settle", runner: r, fault } : { op: "settle", runner: r }))
+  ])
+  const leaseRunsOut = fc.tuple(runner, fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 3 })).map(([r, before, after]): ReadonlyArray<Command> => [
+    { op: "advanceToDue" }, { op: "claim", runner: r },
+    ...Array.from({ length: before }, (): Command => ({ op: "settle", runner: r })),
+    at(TIMING.leaseMs + 1_000), { op: "claim", runner: 1 - r }, { op: "settle", runner: 1 - r },
+    ...Array.from({ length: after }, (): Command => ({ op: "settle", runner: r })),
+    { op: "settle", runner: 1 - r }, { op: "settle", runner: 1 - r }
+  ])
+  const retarget = fc.tuple(runner, declaration(poolSize), fc.boolean()).map(([r, entries, crash]): ReadonlyArray<Command> => [
+    { op: "advanceToDue" }, { op: "claim", runner: r }, { op: "settle", runner: r },
+    crash ? { op: "settle", runner: r, fault: { transaction: 1, phase: "afterCommit" } } : { op: "settle", runner: r },
+    { op: "declare", runner: r, entries }, at(TIMING.leaseMs + 1_000), { op: "claim", runner: r },
+    { op: "settle", runner: r }, { op: "settle", runner: r }, { op: "settle", runner: r }
+  ])
+  const stale = fc.tuple(runner, fc.constantFrom(700_000, 3_600_000)).map(([r, lateMs]): ReadonlyArray<Command> => [
+    { op: "advanceToDue" }, at(lateMs), { op: "claim", runner: r }, { op: "settle", runner: r }, { op: "settle", runner: r }, { op: "settle", runner: r }
+  ])
+  const single = fc.oneof(
+    fc.record({ op: fc.constant("turn" as const), runner, actorId: pick(ACTORS), turnMs: fc.constantFrom(0, 500, 45_000, 130_000), rejected: fc.boolean(), fault: f })
+      .map((command) => withoutUndefinedFault(command)),
+    fc.record({ op: fc.constant("bootstrap" as const), runner, fault: f }).map((command) => withoutUndefinedFault(command)),
+    fc.constantFrom<Command>({ op: "bootstrapAll", order: [0, 1] }, { op: "bootstrapAll", order: [1, 0] }),
+    fc.record({ op: fc.constant("declare" as const), runner, entries: declaration(poolSize) }),
+    fc.constantFrom(1_000, 31_000, 600_000, 3_600_000, 3 * 3_600_000).map(at),
+    fc.constant<Command>({ op: "advanceToDue" }),
+    ...(shape.faults ? [runner.map((r): Command => ({ op: "restart", runner: r }))] : [])
+  ).map((command): ReadonlyArray<Command> => [command])
+  return fc.oneof(
+    { weight: 4, arbitrary: relay },
+    { weight: 2, arbitrary: leaseRunsOut },
+    { weight: 2, arbitrary: retarget },
+    { weight: 1, arbitrary: stale },
+    { weight: 4, arbitrary: single }
+  )
+}
+
+const withoutUndefinedFault = <C extends { readonly fault?: CronFault | undefined }>(command: C): Command => {
+  const { fault, ...rest } = command
+  return (fault === undefined ? rest : { ...rest, fault }) as unknown as Command
+}
+
+/** The opening: runner 0 declares the whole pool, runner 1 a part or nothing, and the first ticks. */
+const opening = (poolSize: number): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.tuple(declaration(poolSize), pick(COMMANDS), fc.constantFrom<Command>(
+    { op: "bootstrapAll", order: [0, 1] },
+    { op: "bootstrapAll", order: [1, 0] },
+    { op: "bootstrap", runner: 0 },
+    { op: "turn", runner: 0, actorId: "b", turnMs: 45_000, rejected: false }
+  )).map(([other, command, first]): ReadonlyArray<Command> => [
+    { op: "declare", runner: 0, entries: Array.from({ length: poolSize }, (_, index) => ({ index, command })) },
+    { op: "declare", runner: 1, entries: other },
+    first
+  ])
+
+/**
+ * A cron scenario of `shape`.
+ *
+ * @example fc.sample(cronScenario({ faults: false, maxEpisodes: 6 }), 1)
+ */
+export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =>
+  fc.nat({ max: ANCHORS.length - 1 }).chain((anchor) =>
+    fc.array(entry(ANCHORS[anchor]!.zone), { minLength: 1, maxLength: 3 }).chain((pool) =>
+      fc.record({
+        anchor: fc.constant(anchor),
+        skipMs: fc.constantFrom(600_000, 60_000),
+        pool: fc.constant(pool.map((value) => ({ ...value, command: "ping" }))),
+        probesMs: fc.array(fc.integer({ min: 0, max: 6 * 3_600_000 }), { minLength: 1, maxLength: 3 }),
+        commands: fc.tuple(opening(pool.length), fc.array(episode(shape, pool.length), { minLength: 1, maxLength: shape.maxEpisodes }))
+          .map(([first, rest]) => [...first, ...rest.flat()])
+      })
+    )
+  )

@@ -1,0 +1,190 @@
+/**
+ * `execute` of the cron properties: runs a scenario against an implementation and the reference model
+ * side by side on one isolated database, through the generic model-based loop
+ * (`harness/ModelBased.ts`). Virtual time first jumps to the scenario's anchor (a few hours before a
+ * DST transition); clock commands move it; every other command is one call on one runner (or on all,
+ * for `bootstrapAll`), compared with the model on its result and on everything observed after it.
+ */
+import { Effect, type Scope } from "effect"
+import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
+import { makeOpaqueIdNamer, type OpaqueIdNamer } from "../../harness/OpaqueIds.ts"
+import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
+import { advanceByMs, advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
+import type { HarnessError } from "../../harness/errors.ts"
+import { CRON_PREFIX, type CronModelState, type CronOperation, cronModel, declareSchedule, nextInstant, parseSchedule } from "../../models/cron/index.ts"
+import { cronAttributor } from "../../spec/cron.ts"
+import type { CronImplementation } from "../../subjects/cron/api.ts"
+import { cronChecks } from "./checks.ts"
+import { modelObservation, nameObservation, type RawObservation, readObservation, tickIdParts } from "./observe.ts"
+import { ANCHORS, type Command, type CronScenario, RUNNERS, TIMING } from "./scenario.ts"
+import { harnessError, openCronSession, scheduleInput } from "./session.ts"
+
+/** Bound on commands executed from one scenario (generators stay far below it). */
+export const MAX_COMMANDS = 200
+
+/** The model operation of a runner command at `atMs` (clock commands have none). */
+const operationOf = (scenario: CronScenario, command: Command, atMs: number, winners: Readonly<Record<string, number>>): CronOperation | null => {
+  switch (command.op) {
+    case "declare":
+      return { kind: "declare", atMs, runner: command.runner, schedule: command.entries === null ? null : scheduleInput(scenario.pool, scenario.skipMs, command.entries) }
+    case "bootstrapAll":
+      return { kind: "bootstrapAll", atMs, winners }
+    case "advance":
+    case "advanceToDue":
+      return null
+    default:
+      return { ...command, kind: command.op, atMs } as CronOperation
+  }
+}
+
+/** Replaces raw tick ids in a claim's result by their names. */
+const nameResult = (result: Json, name: (id: string) => string): Json => {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return result
+  const record = result as { readonly _tag?: Json; readonly value?: Json }
+  if (record._tag !== "Success" || !Array.isArray(record.value)) return result
+  return { ...record, value: record.value.map((item) => (typeof item === "object" && item !== null && !Array.isArray(item) && typeof item.intentId === "string" ? { ...item, intentId: name(item.intentId) } : item)) }
+}
+
+/** The runner whose entry produced each row of the singleton, for a bootstrap race (first match in release order). */
+const winnersOf = (model: CronModelState, order: ReadonlyArray<number>, rows: ReadonlyArray<{ readonly actorId: string; readonly timerKey: string | null; readonly command: string; readonly payload: string }>): Record<string, number> => {
+  const winners: Record<string, number> = {}
+  for (const row of rows) {
+    if (row.actorId !== "a" || row.timerKey === null) continue
+    const winner = order.find((index) => model.runners[index]?.schedule?.entries.some((entry) => entry.key === row.timerKey && entry.command === row.command && entry.payload === row.payload))
+    if (winner !== undefined) winners[row.timerKey] = winner
+  }
+  return winners
+}
+
+/** Checks of `next` of every entry a declaration made, at the scenario's probe instants (N2, B4). */
+const probeChecks = (scenario: CronScenario, command: Extract<Command, { op: "declare" }>, nextOf: (runner: number, key: string, afterMs: number) => Json): { readonly checks: ReadonlyArray<Check>; readonly covered: ReadonlyArray<string> } => {
+  if (command.entries === null) return { checks: [], covered: [] }
+  const declared = declareSchedule(scheduleInput(scenario.pool, scenario.skipMs, command.entries))
+  if (typeof declared === "string") return { checks: [], covered: [] }
+  const anchor = ANCHORS[scenario.anchor]!
+  const checks: Array<Check> = []
+  let zoned = false
+  for (const entry of declared.entries) {
+    for (const probe of scenario.probesMs) {
+      const afterMs = anchor.atMs + probe
+      const expected = nextInstant(entry.schedule, afterMs)
+      const actual = nextOf(command.runner, entry.key, afterMs)
+      const inZone = entry.schedule.kind === "cron" && entry.schedule.zone !== "UTC"
+      zoned ||= inZone
+      const asUtc = entry.schedule.kind === "cron" ? parseSchedule(keyFields(entry.key), "UTC") : null
+      const utcOnly = asUtc !== null && inZone && actual === nextInstant(asUtc, afterMs)
+      checks.push({
+        observable: `next(${new Date(afterMs).toISOString()}) of ${entry.key}`,
+        expected,
+        actual,
+        rules: utcOnly ? ["B4", "N2"] : ["N2"],
+        why: utcOnly ? "the schedule's wall times are read in its own zone, not in UTC" : "next is the first instant strictly after, with gaps firing once after the gap and folds only on their first pass"
+      })
+    }
+  }
+  return { checks, covered: ["CRN-002", ...(zoned ? ["CRN-015"] : [])] }
+}
+
+/** The five fields of a `$cron:<zone> <fields>` key. */
+const keyFields = (key: string): string => key.split(" ").slice(1).join(" ")
+
+/** The schedule a timer key names (`$cron:<zone> <fields>` or `$cron:@every <ms>ms`), parsed by the model. */
+const scheduleOfKey = (key: string) => {
+  const body = key.slice(CRON_PREFIX.length)
+  return body.startsWith("@") ? parseSchedule(body, null) : parseSchedule(keyFields(key), body.split(" ")[0]!)
+}
+
+/**
+ * For every tick written or rewritten in this step (an id not seen before), the implementation's own
+ * `next` at the id's `now` compared with the model's (N2): a wrong `next` shows here, attributed to N2,
+ * before the rows it wrote are compared under the step's own rules.
+ */
+const writtenNextChecks = (raw: RawObservation, seen: OpaqueIdNamer, nextOf: (runner: number, key: string, afterMs: number) => Json): ReadonlyArray<Check> =>
+  raw.rows.flatMap((row) => {
+    const nowMs = tickIdParts(row.intentId).nowMs
+    if (row.timerKey === null || seen.known(row.intentId) !== undefined || nowMs === null) return []
+    const key = row.timerKey
+    const schedule = scheduleOfKey(key)
+    const actual = Array.from({ length: RUNNERS }, (_, runner) => nextOf(runner, key, nowMs)).find((next) => next !== "undeclared")
+    if (schedule === null || actual === undefined) return []
+    const asUtc = schedule.kind === "cron" && schedule.zone !== "UTC" ? parseSchedule(keyFields(key), "UTC") : null
+    const utcOnly = asUtc !== null && actual === nextInstant(asUtc, nowMs)
+    return [{
+      observable: `next(${new Date(nowMs).toISOString()}) of ${key} when its tick was written`,
+      expected: nextInstant(schedule, nowMs),
+      actual,
+      rules: utcOnly ? ["B4", "N2"] : ["N2"],
+      why: "a tick's due time is next(now) of its entry, the first instant strictly after now in the entry's zone"
+    }]
+  })
+
+/**
+ * Builds the `execute` of a cron property bound to `implementation`.
+ *
+ * @example const execute = executeCron(shippedCron)
+ */
+export const executeCron = (implementation: CronImplementation) =>
+(scenario: CronScenario, environment: ExecutionEnvironment): Effect.Effect<ExecutionTrace, HarnessError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const anchor = ANCHORS[scenario.anchor]!
+    yield* advanceToMs(anchor.atMs)
+    const session = yield* openCronSession(implementation, environment.database, environment.dialect, RUNNERS, scenario.pool, scenario.skipMs)
+    let model = cronModel.init({ runners: RUNNERS, timing: TIMING })
+    const implementationNames = makeOpaqueIdNamer()
+    const modelNames = makeOpaqueIdNamer()
+
+    const clockStep = (command: Extract<Command, { op: "advance" | "advanceToDue" }>, atMs: number) =>
+      Effect.gen(function*() {
+        const due = model.rows.map((row) => row.dueAtMs).filter((dueAtMs) => dueAtMs > atMs)
+        if (command.op === "advance") yield* advanceByMs(command.ms)
+        else if (due.length > 0) yield* advanceToMs(Math.min(...due))
+        const reached = yield* nowMs
+        const executed: ExecutedStep = {
+          record: { operation: command.op, args: toJson(command), virtualTimeMs: atMs, implementation: { nowMs: reached }, model: { nowMs: reached } },
+          checks: [],
+          covered: [],
+          described: `${command.op} to ${new Date(reached).toISOString()}`
+        }
+        return executed
+      })
+
+    const commandStep = (command: Command): Effect.Effect<ExecutedStep, HarnessError> =>
+      Effect.gen(function*() {
+        const atMs = yield* nowMs
+        if (command.op === "advance" || command.op === "advanceToDue") return yield* clockStep(command, atMs)
+        const actualResult = yield* session.call(command, atMs)
+        if (command.op === "turn") yield* advanceToMs(atMs + command.turnMs)
+        const raw = yield* readObservation(environment.database.sql, environment.dialect).pipe(Effect.mapError(harnessError("reading the outbox")))
+        const winners = command.op === "bootstrapAll" ? winnersOf(model, command.order, raw.rows) : {}
+        const operation = operationOf(scenario, command, atMs, winners)!
+        const outcome = cronModel.step(model, operation)
+        model = outcome.state
+        const nextChecks = writtenNextChecks(raw, implementationNames, session.nextOf)
+        const actual = nameObservation(raw, implementationNames)
+        const expectedRaw = modelObservation(model)
+        const expected = nameObservation(expectedRaw, modelNames)
+        const probes = command.op === "declare" && outcome.result._tag === "Success" ? probeChecks(scenario, command, session.nextOf) : { checks: [], covered: [] }
+        const expectedResult = nameResult(toJson(outcome.result), modelNames.name)
+        const namedActual = nameResult(actualResult, implementationNames.name)
+        const [resultCheck, ...stateChecks] = cronChecks({ outcome, expectedResult, actualResult: namedActual, expected, actual, actualRaw: raw })
+        const checks = [resultCheck!, ...nextChecks, ...stateChecks, ...probes.checks]
+        const executed: ExecutedStep = {
+          record: {
+            operation: operation.kind,
+            args: toJson(command),
+            virtualTimeMs: atMs,
+            implementation: namedActual,
+            model: expectedResult,
+            ...("fault" in command && command.fault !== undefined ? { fault: `${command.fault.phase} in transaction ${command.fault.transaction}` } : {}),
+            implementationState: toJson({ rows: actual.rows, fired: actual.fired, receipts: actual.receipts }),
+            modelState: toJson({ rows: expected.rows, fired: expected.fired, receipts: expected.receipts })
+          },
+          checks,
+          covered: [...outcome.covered, ...probes.covered],
+          described: cronModel.describeOperation(operation)
+        }
+        return executed
+      })
+
+    return yield* runModelBased<Command>({ maxCommands: MAX_COMMANDS, attributor: cronAttributor, step: commandStep }, scenario.commands)
+  })

@@ -1,0 +1,185 @@
+/**
+ * The implementation side of one cron scenario: one runner process per runner, each with its own
+ * connection (independent ones where the adapter has them) behind its own storage boundary, its own
+ * runtime and relay, its declared schedule and the ticks it holds. A crash ends that runner's process
+ * from outside; the session rebuilds it from storage with the same deploy, holding no claims.
+ */
+import { Cause, Effect, Exit } from "effect"
+import { TestClock } from "effect/testing"
+import type { Dialect, IsolatedDatabase } from "../../adapters/contract.ts"
+import { makeScriptedHooks } from "../../harness/HookPoints.ts"
+import { resultJson } from "../../harness/ModelBased.ts"
+import { type OverlapHooks, runOverlapping } from "../../harness/Overlapping.ts"
+import type { Json } from "../../harness/Property.ts"
+import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
+import { HarnessError } from "../../harness/errors.ts"
+import { ACTOR_TYPE, type EntryInput, type ScheduleInput, SINGLETON_ID, TENANT } from "../../models/cron/index.ts"
+import type { CommandHandler, CronImplementation } from "../../subjects/cron/api.ts"
+import { createFiredTable, FIRED_TABLE } from "./observe.ts"
+import { claimAll, restartRunner, type RunnerProcess, settleOne, startRunner } from "./runner.ts"
+import type { Command, DeclaredEntrySpec } from "./scenario.ts"
+
+/** The hook points bootstraps overlap at (`subjects/cron` offers them; they are optional). */
+const BOOTSTRAP_OVERLAP: OverlapHooks = { begin: "cron.bootstrapBegun", hold: "cron.bootstrapWritten" }
+
+/** A failure of the adapter's database outside the implementation. */
+export const harnessError = (what: string) => (cause: unknown) =>
+  new HarnessError({
+    message: `cron property: ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    hint: "the adapter's database failed outside the implementation; check the adapter",
+    cause
+  })
+
+/** The error a scripted rejected turn fails with. */
+export class TurnRejected extends Error {
+  readonly _tag = "TurnRejected"
+}
+
+/** An error as the model names it. */
+export const errorName = (error: unknown): Json => {
+  const tag = typeof error === "object" && error !== null && "_tag" in error ? String((error as { readonly _tag: unknown })._tag) : undefined
+  if (tag === "InvalidCronEntryError") return "InvalidCronEntry"
+  if (tag === "DuplicateCronKeyError") return "DuplicateCronKey"
+  if (tag === "SqlError" || tag === "TurnRejected") return tag
+  return `Defect: ${error instanceof Error ? error.message : String(error)}`
+}
+
+/** One scenario's implementation side. */
+export interface CronSession {
+  /** Runs one runner command (not a clock command); rebuilds the runner after a crash. */
+  readonly call: (command: Command, atMs: number) => Effect.Effect<Json, HarnessError>
+  /** The `next` of runner `runner`'s declared entry `key` after `afterMs` (or the error). */
+  readonly nextOf: (runner: number, key: string, afterMs: number) => Json
+  /** Whether the runners have connections of their own (truly concurrent transactions). */
+  readonly concurrent: boolean
+}
+
+const ref = (actorId: string) => ({ tenant: TENANT, actor: ACTOR_TYPE, id: actorId })
+
+/** The schedule input a deploy declares. */
+export const scheduleInput = (pool: ReadonlyArray<EntryInput>, skipMs: number, entries: ReadonlyArray<DeclaredEntrySpec>): ScheduleInput => ({
+  skipMs,
+  entries: entries.map((entry) => ({ ...pool[entry.index]!, command: entry.command }))
+})
+
+/**
+ * Opens the session: a runner process per connection slot, built one after the other (their `make`
+ * creates the tables).
+ */
+export const openCronSession = (implementation: CronImplementation, database: IsolatedDatabase, dialect: Dialect, runners: number, pool: ReadonlyArray<EntryInput>, skipMs: number) =>
+  Effect.gen(function*() {
+    yield* createFiredTable(database.sql).pipe(Effect.mapError(harnessError("creating the deliveries table")))
+    let fireSeq = 0
+    const processes: Array<RunnerProcess> = []
+
+    for (let index = 0; index < runners; index++) {
+      const connection = database.connections[index] ?? database.sql
+      processes.push(yield* startRunner(implementation, dialect, makeStorageBoundary(connection, database.platformAlarm), index))
+    }
+    const concurrent = new Set(processes.map((_, index) => database.connections[index] ?? database.sql)).size > 1
+    const restart = (process: RunnerProcess) => restartRunner(implementation, dialect, process)
+
+    const handlerOf = (process: RunnerProcess): CommandHandler => (command) =>
+      Effect.gen(function*() {
+        const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
+        fireSeq += 1
+        const sql = process.boundary.sql
+        yield* sql`INSERT INTO ${sql.literal(FIRED_TABLE)} (seq, command_id, actor_id, timer_key, command, payload, at_ms)
+          VALUES (${fireSeq}, ${command.commandId}, ${command.ref.id}, ${command.timerKey}, ${command.command}, ${command.payload}, ${now})`
+      }).pipe(Effect.orDie)
+
+    const operationOf = (process: RunnerProcess, command: Command): Effect.Effect<Json, unknown> => {
+      switch (command.op) {
+        case "turn":
+          return Effect.as(process.runtime.runTurn(ref(command.actorId), process.schedule?.entries ?? [], Effect.gen(function*() {
+            if (command.turnMs > 0) yield* TestClock.adjust(command.turnMs)
+            if (command.rejected) return yield* Effect.fail(new TurnRejected("the scripted turn rejects"))
+          })), null)
+        case "bootstrap":
+          return Effect.as(process.runtime.bootstrapTicks(ref(SINGLETON_ID), process.schedule?.entries ?? []), null)
+        case "claim":
+          return claimAll(process)
+        case "settle":
+          return settleOne(process, handlerOf(process))
+        default:
+          return Effect.die(new Error(`command ${command.op} is not a runner operation`))
+      }
+    }
+
+    /** A runner operation under its boundary: a crash ends the process, a failure of claim or settle drops its claims. */
+    const runOperation = (process: RunnerProcess, command: Command) =>
+      Effect.gen(function*() {
+        process.boundary.arm("fault" in command ? command.fault : undefined)
+        const outcome = yield* process.boundary.run(operationOf(process, command))
+        const result = resultJson(outcome, errorName)
+        if (outcome._tag === "Crashed") yield* restart(process)
+        else if (Exit.isFailure(outcome.exit) && (command.op === "claim" || command.op === "settle")) process.held = []
+        return result
+      })
+
+    const declare = (process: RunnerProcess, entries: ReadonlyArray<DeclaredEntrySpec> | null) =>
+      Effect.gen(function*() {
+        if (entries === null) {
+          process.input = null
+          process.schedule = null
+          return { _tag: "Success", value: [] } as Json
+        }
+        const input = scheduleInput(pool, skipMs, entries)
+        const exit = yield* Effect.exit(process.runtime.defineSchedule(input))
+        if (Exit.isFailure(exit)) return { _tag: "Failure", error: errorName(Cause.squash(exit.cause)) } as Json
+        process.input = input
+        process.schedule = exit.value
+        return { _tag: "Success", value: exit.value.entries.map((entry) => entry.key) } as Json
+      })
+
+    const bootstrapAll = (order: ReadonlyArray<number>) =>
+      Effect.gen(function*() {
+        for (const process of processes) process.boundary.arm(undefined)
+        const bootstrapOf = (process: RunnerProcess) => process.runtime.bootstrapTicks(ref(SINGLETON_ID), process.schedule?.entries ?? [])
+        if (!concurrent) {
+          for (const index of order) {
+            const exit = yield* Effect.exit(bootstrapOf(processes[index]!))
+            if (Exit.isFailure(exit)) return { _tag: "Failure", error: errorName(Cause.squash(exit.cause)) } as Json
+          }
+          return { _tag: "Success", value: null } as Json
+        }
+        const operations = processes.map((process) => ({ label: `runner${process.index}`, effect: bootstrapOf(process) }))
+        const exits = yield* runOverlapping(yield* makeScriptedHooks, operations, order, BOOTSTRAP_OVERLAP)
+        const failed = exits.find(Exit.isFailure)
+        return (failed === undefined ? { _tag: "Success", value: null } : { _tag: "Failure", error: errorName(Cause.squash(failed.cause)) }) as Json
+      })
+
+    const call = (command: Command, _atMs: number): Effect.Effect<Json, HarnessError> =>
+      Effect.gen(function*() {
+        switch (command.op) {
+          case "declare":
+            return yield* declare(processes[command.runner]!, command.entries)
+          case "bootstrapAll":
+            return yield* bootstrapAll(command.order)
+          case "restart":
+            yield* restart(processes[command.runner]!)
+            return { _tag: "Success", value: null } as Json
+          case "turn":
+          case "bootstrap":
+          case "claim":
+          case "settle":
+            return yield* runOperation(processes[command.runner]!, command)
+          default:
+            return yield* Effect.die(new Error(`command ${command.op} has no implementation call`))
+        }
+      })
+
+    const nextOf = (runner: number, key: string, afterMs: number): Json => {
+      const entry = processes[runner]!.schedule?.entries.find((candidate) => candidate.key === key)
+      if (entry === undefined) return "undeclared"
+      try {
+        return entry.next(afterMs)
+      } catch (error) {
+        return `Defect: ${error instanceof Error ? error.message : String(error)}`
+      }
+    }
+
+    const session: CronSession = { call, nextOf, concurrent }
+    return session
+  })
+

@@ -1,0 +1,54 @@
+/**
+ * The named pieces the cron runtime is composed of, and the correct defaults. `makeCronRuntime(pieces)`
+ * (make.ts) wires them into the tick writes, the claim and the settling phases. A known-bad variant
+ * replaces exactly one piece; the shipped code has no bug flags. Each piece cites the rules it realises.
+ */
+import { Effect } from "effect"
+import type { SqlClient, Statement } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import type { ClaimedTick } from "./api.ts"
+import { readInteger } from "./dialect.ts"
+import { nextRun } from "./next.ts"
+import { RECEIPTS_TABLE } from "./schema.ts"
+import type { ParsedSpec } from "./spec.ts"
+
+/** The pieces of the cron runtime. */
+export interface CronPieces {
+  /** N1: the timer key of a parsed entry (`spec` and `zone` as written, for spellings). */
+  readonly timerKeyOf: (parsed: ParsedSpec, spec: string, zone: string | null) => string
+  /** N2: the first instant strictly after `afterMs`. */
+  readonly nextInstant: (parsed: ParsedSpec, afterMs: number) => number
+  /** N3: the expiry part of a tick id. */
+  readonly tickIdExpiryMs: (nowMs: number, dueAtMs: number, retryWindowMs: number) => number
+  /** N4: the time a turn's ticks are computed from, given when the turn was admitted and when it writes. */
+  readonly turnTickTimeMs: (admittedAtMs: number, writtenAtMs: number) => number
+  /** N6: which actor types a runner may claim (`null`: no filter). */
+  readonly claimableTypes: (declared: ReadonlyArray<string>) => ReadonlyArray<string> | null
+  /** N8: the fence every settling write of a claimed tick carries. */
+  readonly claimFence: (sql: SqlClient.SqlClient, tick: ClaimedTick) => Statement.Fragment
+  /** N7: whether a claimed tick is older than the skip window. */
+  readonly isStale: (nowMs: number, tick: ClaimedTick, skipMs: number) => boolean
+  /** N8: the instant a rewrite computes the next tick from. */
+  readonly rewriteBaseMs: (nowMs: number, tick: ClaimedTick) => number
+  /** N7: whether a retargeted tick already fired under its id (a receipt exists). */
+  readonly firedBefore: (sql: SqlClient.SqlClient, tick: ClaimedTick) => Effect.Effect<boolean, SqlError>
+}
+
+/** The correct pieces. */
+export const defaultCronPieces: CronPieces = {
+  timerKeyOf: (parsed) => (parsed.kind === "every" ? `$cron:@every ${parsed.intervalMs}ms` : `$cron:${parsed.zone} ${parsed.canonical}`),
+  nextInstant: nextRun,
+  tickIdExpiryMs: (nowMs, dueAtMs, retryWindowMs) => Math.max(dueAtMs, nowMs) + retryWindowMs,
+  turnTickTimeMs: (_admittedAtMs, writtenAtMs) => writtenAtMs,
+  claimableTypes: (declared) => declared,
+  claimFence: (sql, tick) => sql`intent_id = ${tick.intent_id} AND due_at_ms = ${readInteger(tick.claimed_until)}`,
+  isStale: (nowMs, tick, skipMs) => nowMs - readInteger(tick.scheduled_at) > skipMs,
+  rewriteBaseMs: (nowMs) => nowMs,
+  firedBefore: (sql, tick) =>
+    Effect.map(
+      sql`SELECT 1 AS fired FROM ${sql.literal(RECEIPTS_TABLE)}
+        WHERE routing_key = ${readInteger(tick.routing_key)} AND tenant_id = ${tick.tenant_id}
+          AND actor_type = ${tick.actor_type} AND actor_id = ${tick.actor_id} AND command_id = ${tick.intent_id}`,
+      (rows) => rows.length > 0
+    )
+}

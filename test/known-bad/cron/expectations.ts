@@ -1,0 +1,23 @@
+/**
+ * What the tests expect of each known-bad cron implementation, shared by the in-process adapters'
+ * test (`caught.test.ts`) and the Durable Object test (`caught-do-sqlite.test.ts`): a bound on the
+ * steps of every minimized counterexample (measured on all adapters, then set a little above). What
+ * the bug breaks is declared with the bug itself (`breaks`), not here.
+ */
+
+/** The cron properties, by id, in the order the caught-loop tries them. */
+export const CRON_PROPERTY_ORDER: ReadonlyArray<string> = ["cron/model", "cron/faults"]
+
+/** Bound on the steps of each known-bad's minimized counterexamples, by name. */
+export const MAX_STEPS: Readonly<Record<string, number>> = {
+  "b1-retarget-without-receipt": 12,
+  "b2-tick-from-admission": 5,
+  "b3-expiry-from-now": 5,
+  "b4-utc-only": 14,
+  "b5-unfenced-settle": 12,
+  "claims-undeclared-types": 8,
+  "stale-from-claim": 18,
+  "catch-up-rewrite": 9,
+  "croner-interval-dst": 15,
+  "raw-spelling-keys": 3
+}
