@@ -1,0 +1,10 @@
+/**
+ * The content reference model: state, operations, step and the `ReferenceModel` value.
+ */
+export * from "./operations.ts"
+export * from "./referenceModel.ts"
+export * from "./results.ts"
+export * from "./state.ts"
+export { type ContentStepOutcome, contentStep, raceClause } from "./step.ts"
+export { type ModelOutcome, verdictOf } from "./write.ts"
+export { sweep, type SweepRun } from "./sweep.ts"

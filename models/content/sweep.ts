@@ -1,0 +1,145 @@
+/**
+ * The sweep of the content model (K6) and the guarantee around it ((i)-(iii), the deletion bounds).
+ *
+ * The model follows the pass batch by batch, as upstream does: the tenants of the pass (a forced pass
+ * takes every registered tenant and records nothing; otherwise one transaction claims the tenants due
+ * and records the sweep), then per tenant the candidates below `sweepStart - G - T - S` paged by
+ * `(granted_until, hash)`, the reference scan, and one transaction deleting the unreferenced
+ * candidates still below `sweepStart - T - S` together with their chunks. A racing operation runs
+ * between the first reference scan and its delete, or after the pass; a storage fault stops the pass
+ * at its transaction.
+ */
+import type { ContentOperation, RacingOperation, ReachedFault } from "./operations.ts"
+import { faultCommitted, faultResult, type ModelResult, success } from "./results.ts"
+import { type ContentModelState, isReferenced, type ModelContent, withEntry } from "./state.ts"
+
+/** What a pass did. */
+export interface SweepRun {
+  readonly state: ContentModelState
+  readonly result: ModelResult
+  /** Rules whose situations the pass reached. */
+  readonly situations: ReadonlyArray<string>
+  /**
+   * The implementation reached a fault in a transaction past the pass's own: it is built differently,
+   * so where it stopped is unknown; each content row and registration may be as before or as after.
+   */
+  readonly uncertain: boolean
+  /** Per delete transaction, in order: the content keys it targets and those it deletes. */
+  readonly deletes: ReadonlyArray<{ readonly targets: ReadonlyArray<string>; readonly deleted: ReadonlyArray<string> }>
+  /** The racing operation's predicted outcome, when there was one. */
+  readonly competitor?: { readonly state: ContentModelState; readonly result: ModelResult; readonly rules: ReadonlyArray<string> }
+}
+
+/** Applies a racing operation (the model's step for it). */
+export type ApplyRacing = (state: ContentModelState, operation: RacingOperation) => { readonly state: ContentModelState; readonly result: ModelResult; readonly rules: ReadonlyArray<string> }
+
+/** Mutable bookkeeping of one pass. */
+interface Pass {
+  state: ContentModelState
+  transactions: number
+  stopped: ReachedFault | null
+  deleted: number
+  situations: Set<string>
+  competitor: SweepRun["competitor"]
+  deletes: Array<{ readonly targets: ReadonlyArray<string>; readonly deleted: Array<string> }>
+}
+
+const byPage = (a: ModelContent, b: ModelContent): number =>
+  a.grantedUntilMs - b.grantedUntilMs || (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0)
+
+/** Counts a transaction; true when the fault stops the pass here (after `commit` ran if it committed). */
+const transaction = (pass: Pass, fault: ReachedFault | undefined, commit: () => void): boolean => {
+  pass.transactions++
+  const struck = fault !== undefined && fault.transaction === pass.transactions
+  if (!struck || faultCommitted(fault)) commit()
+  if (struck) pass.stopped = fault
+  return struck
+}
+
+/** The tenants of the pass; a non-forced pass claims them in one transaction. */
+const tenantsOf = (pass: Pass, op: Extract<ContentOperation, { kind: "sweep" }>): ReadonlyArray<string> => {
+  const config = pass.state.config
+  const registered = Object.keys(pass.state.sweptAtMs).sort()
+  if (op.force) return registered
+  const due = registered.filter((tenant) => pass.state.sweptAtMs[tenant]! <= op.atMs - config.sweepIntervalMs).slice(0, config.sweepTenants)
+  const struck = transaction(pass, op.fault, () => {
+    let sweptAtMs = pass.state.sweptAtMs
+    for (const tenant of due) sweptAtMs = withEntry(sweptAtMs, tenant, op.atMs)
+    pass.state = { ...pass.state, sweptAtMs }
+  })
+  return struck ? [] : due
+}
+
+/** Notes the situations a tenant's content puts the pass in (coverage of the guarantee). */
+const noteSituations = (pass: Pass, tenant: string, atMs: number, force: boolean): void => {
+  const config = pass.state.config
+  for (const content of Object.values(pass.state.contents)) {
+    if (content.tenant !== tenant) continue
+    const pastHorizon = content.grantedUntilMs < atMs - config.graceMs - config.turnMs - config.skewMs
+    const referenced = isReferenced(pass.state, tenant, content.hash)
+    if (referenced && pastHorizon) pass.situations.add("(i)")
+    if (!referenced && !pastHorizon) pass.situations.add("earliest")
+    if (!referenced && pastHorizon && force) pass.situations.add("latest")
+  }
+}
+
+/** One tenant's batches. */
+const sweepTenant = (pass: Pass, op: Extract<ContentOperation, { kind: "sweep" }>, tenant: string, race: ApplyRacing) => {
+  const config = pass.state.config
+  const candidateBefore = op.atMs - config.graceMs - config.turnMs - config.skewMs
+  const recheckBefore = op.atMs - config.turnMs - config.skewMs
+  noteSituations(pass, tenant, op.atMs, op.force)
+  let after: ModelContent | undefined
+  for (let batch = 0; batch <= Object.keys(pass.state.contents).length; batch++) {
+    const candidates = Object.values(pass.state.contents)
+      .filter((content) => content.tenant === tenant && content.grantedUntilMs < candidateBefore && (after === undefined || byPage(content, after) > 0))
+      .sort(byPage)
+      .slice(0, config.sweepBatch)
+    if (candidates.length === 0) return
+    after = candidates[candidates.length - 1]!
+    const unreferenced = candidates.filter((content) => !isReferenced(pass.state, tenant, content.hash))
+    if (op.competitor?.betweenScanAndDelete === true && pass.competitor === undefined) {
+      pass.competitor = race(pass.state, op.competitor.operation)
+      pass.state = pass.competitor.state
+    }
+    if (unreferenced.length === 0) continue
+    const record = { targets: unreferenced.map((candidate) => `${tenant}/${candidate.hash}`), deleted: [] as Array<string> }
+    pass.deletes.push(record)
+    const struck = transaction(pass, op.fault, () => {
+      let contents = pass.state.contents
+      for (const key of record.targets) {
+        const now = contents[key]
+        if (now !== undefined && now.grantedUntilMs < recheckBefore) {
+          contents = withEntry(contents, key, undefined)
+          record.deleted.push(key)
+          pass.deleted++
+        }
+      }
+      pass.state = { ...pass.state, contents }
+    })
+    if (struck) return
+  }
+}
+
+/** K6: one sweep pass at `op.atMs`, with its racing operation and fault. */
+export const sweep = (state: ContentModelState, op: Extract<ContentOperation, { kind: "sweep" }>, race: ApplyRacing): SweepRun => {
+  const pass: Pass = { state, transactions: 0, stopped: null, deleted: 0, situations: new Set(["K6"]), competitor: undefined, deletes: [] }
+  if (op.competitor?.beforeSweep === true) {
+    pass.competitor = race(pass.state, op.competitor.operation)
+    pass.state = pass.competitor.state
+  }
+  for (const tenant of tenantsOf(pass, op)) {
+    if (pass.stopped !== null) break
+    sweepTenant(pass, op, tenant, race)
+  }
+  if (pass.deleted > 0) pass.situations.add("together")
+  if (op.competitor !== undefined && pass.competitor === undefined) {
+    pass.competitor = race(pass.state, op.competitor.operation)
+    pass.state = pass.competitor.state
+  }
+  // A fault the implementation reached in a transaction past the pass's own struck after all of them.
+  const stopped = pass.stopped ?? (op.fault !== undefined && op.fault.transaction > pass.transactions ? op.fault : null)
+  const result = stopped === null ? success(pass.deleted) : faultResult(stopped)
+  const uncertain = pass.stopped === null && stopped !== null
+  return { state: pass.state, result, uncertain, situations: [...pass.situations], deletes: pass.deletes, ...(pass.competitor === undefined ? {} : { competitor: pass.competitor }) }
+}

@@ -1,0 +1,180 @@
+/**
+ * fast-check arbitraries of content scenarios. Generation favours what the guarantee is about:
+ * the same payloads in several tenants, grants used at the edge of their expiry (advance to just
+ * before or after `expiresAt - S`), sweeps at the edge of the deletion horizon (advance to just before
+ * or after `granted_until + G + T + S`), jumps of hours and days, forged, foreign, mis-sized and
+ * malformed grants, and in race scenarios a sweep racing an upload, a grant, a grant-and-attach or a
+ * detach of content that is a sweep candidate.
+ */
+import * as fc from "fast-check"
+import type { AdapterCapabilities } from "../../adapters/contract.ts"
+import { storageFaultArbitrary, type StorageFault } from "../../harness/Faults.ts"
+import { ACTORS, BLOBS, NAMES, PAYLOADS, TENANTS } from "./config.ts"
+import type { Command, ContentScenario, Misuse, PlaceSpec, RaceMode, RacingCommand } from "./scenario.ts"
+
+/** What a generator may include. */
+export interface ContentShape {
+  readonly faults: boolean
+  readonly races: boolean
+  readonly maxCommands: number
+}
+
+const HOUR_MS = 3_600_000
+const DAY_MS = 24 * HOUR_MS
+
+const tenant = fc.nat({ max: TENANTS.length - 1 })
+const payload = fc.nat({ max: PAYLOADS.length - 1 })
+const place: fc.Arbitrary<PlaceSpec> = fc.record({
+  tenant,
+  actor: fc.nat({ max: ACTORS.length - 1 }),
+  blob: fc.nat({ max: BLOBS.length - 1 }),
+  name: fc.nat({ max: NAMES.length - 1 })
+})
+const wallet = fc.nat({ max: 7 })
+const misuse: fc.Arbitrary<Misuse> = fc.oneof(
+  { weight: 5, arbitrary: fc.constant<Misuse>("none") },
+  { weight: 3, arbitrary: fc.constantFrom<Misuse>("otherTenant", "wrongSize", "wrongHash", "malformed") }
+)
+const sizeDelta = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constant(1) })
+
+/** Only uploads, grants, attaches, detaches and sweeps run transactions; faults aim at the first three. */
+const fault: fc.Arbitrary<StorageFault> = storageFaultArbitrary({ maxTransaction: 3, phases: ["inside", "afterCommit", "lostReply"] })
+
+const withFault = <C extends Command>(command: fc.Arbitrary<C>, shape: ContentShape): fc.Arbitrary<C> =>
+  shape.faults
+    ? fc.tuple(command, fc.option(fault, { freq: 3, nil: undefined })).map(([c, f]) => (f === undefined ? c : { ...c, fault: f }))
+    : command
+
+const advance: fc.Arbitrary<Command> = fc.oneof(
+  fc.constantFrom(1_000, 59_000, 61_000, 30 * 60_000, HOUR_MS, 2 * HOUR_MS, 25 * HOUR_MS, 3 * DAY_MS).map((ms): Command => ({ op: "advance", ms })),
+  fc.record({
+    target: fc.constantFrom<"expiry" | "deletion">("expiry", "deletion"),
+    index: fc.nat({ max: 7 }),
+    offsetMs: fc.constantFrom(-61_000, -60_001, -60_000, -59_999, -30_000, -1, 0, 1)
+  }).map((spec): Command => ({ op: "advanceNear", ...spec }))
+)
+
+const upload = (shape: ContentShape): fc.Arbitrary<Command> =>
+  withFault(
+    fc.tuple(tenant, payload, fc.boolean(), fc.option(fc.constantFrom(4, 9), { freq: 5, nil: undefined }), fc.option(fc.constant(true), { freq: 8, nil: undefined }))
+      .map(([t, p, stream, limit, bodyFails]): Command => ({
+        op: "upload",
+        tenant: t,
+        payload: p,
+        stream,
+        ...(stream && limit !== undefined ? { limit } : {}),
+        ...(stream && bodyFails !== undefined ? { bodyFails } : {})
+      })),
+    shape
+  )
+
+/** A sweep's deleting transactions come first (an hourly pass claims in transaction 1), so its faults aim there. */
+const sweepFault: fc.Arbitrary<StorageFault> = storageFaultArbitrary({ maxTransaction: 2, phases: ["inside", "afterCommit", "lostReply"] })
+
+const sweepCommand = (shape: ContentShape): fc.Arbitrary<Command> =>
+  shape.faults
+    ? fc.tuple(fc.boolean(), fc.option(sweepFault, { freq: 3, nil: undefined })).map(([force, f]): Command => (f === undefined ? { op: "sweep", force } : { op: "sweep", force, fault: f }))
+    : fc.boolean().map((force): Command => ({ op: "sweep", force }))
+
+/**
+ * Short timelines that reach the rules' edges in few steps: an upload read or attached at once, an
+ * aging jump then a sweep, a sweep at the edge of a deletion horizon, an attach at the edge of a
+ * grant's expiry (wallet and horizon indexes name the most recent first).
+ */
+const timeline = (shape: ContentShape): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.oneof(
+    // An upload read back at once: by stream, by read, or by read with a wrong size.
+    { weight: 2, arbitrary: fc.tuple(upload(shape), fc.constantFrom("stream", "read", "readWrongSize")).map(([u, how]): ReadonlyArray<Command> =>
+      u.op !== "upload" ? [u] : [u, how === "stream" ? { op: "stream", tenant: u.tenant, payload: u.payload, interrupt: false } : { op: "read", tenant: u.tenant, payload: u.payload, sizeDelta: how === "read" ? 0 : 1 }]) },
+    // An upload attached at once, with its grant used as is or misused (foreign, mis-sized, another hash, not a grant).
+    { weight: 2, arbitrary: fc.tuple(upload(shape), place, fc.constantFrom<Misuse>("none", "otherTenant", "wrongSize", "wrongHash", "malformed")).map(([u, p, m]): ReadonlyArray<Command> => [u, { op: "attach", ...p, wallet: 0, misuse: m }]) },
+    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(25 * HOUR_MS + 91_000, 2 * DAY_MS), sweepCommand(shape)).map(([ms, sweep]): ReadonlyArray<Command> => [{ op: "advance", ms }, sweep]) },
+    // Content, maybe referenced, aged past its horizon, then swept (with a fault in fault scenarios).
+    { weight: 3, arbitrary: fc.tuple(upload(shape), fc.option(place, { nil: undefined }), sweepCommand(shape)).map(([u, p, sweep]): ReadonlyArray<Command> => [
+      u,
+      ...(p === undefined ? [] : [{ op: "attach", ...p, wallet: 0, misuse: "none" } as Command]),
+      { op: "advance", ms: 25 * HOUR_MS + 91_000 },
+      sweep
+    ]) },
+    // Several contents of one tenant with the same horizon (ties across a batch boundary), aged, swept.
+    { weight: 1, arbitrary: fc.tuple(tenant, fc.uniqueArray(fc.nat({ max: 3 }), { minLength: 3, maxLength: 3 }), sweepCommand(shape)).map(([t, payloads, sweep]): ReadonlyArray<Command> => [
+      ...payloads.map((p): Command => ({ op: "upload", tenant: t, payload: p, stream: false })),
+      { op: "advance", ms: 25 * HOUR_MS + 91_000 },
+      sweep
+    ]) },
+    // A content swept at the edge of its deletion horizon: inside the skew window, at it, just past it.
+    { weight: 2, arbitrary: fc.tuple(upload(shape), fc.constantFrom(-30_000, 0, 1), sweepCommand(shape)).map(([u, offsetMs, sweep]): ReadonlyArray<Command> => [u, { op: "advanceNear", target: "deletion", index: 0, offsetMs }, sweep]) },
+    { weight: 2, arbitrary: fc.tuple(upload(shape), fc.constantFrom(-60_001, -60_000, -59_999, -30_000), place).map(([u, offsetMs, p]): ReadonlyArray<Command> => [
+      u,
+      { op: "advanceNear", target: "expiry", index: 0, offsetMs },
+      { op: "attach", ...p, wallet: 0, misuse: "none" }
+    ]) }
+  )
+
+const command = (shape: ContentShape): fc.Arbitrary<Command> =>
+  fc.oneof(
+    { weight: 6, arbitrary: upload(shape) },
+    { weight: 3, arbitrary: withFault(fc.record({ op: fc.constant("grant" as const), tenant, payload, sizeDelta }), shape) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("forge" as const), tenant, payload }) },
+    { weight: 5, arbitrary: withFault(fc.record({ op: fc.constant("attach" as const), wallet, misuse }).chain((c) => place.map((p) => ({ ...p, ...c }))), shape) },
+    { weight: 2, arbitrary: withFault(place.map((p) => ({ ...p, op: "detach" as const })), shape) },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant("read" as const), tenant, payload, sizeDelta }) },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant("stream" as const), tenant, payload, interrupt: fc.boolean() }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("verify" as const), wallet, misuse }) },
+    { weight: 4, arbitrary: sweepCommand(shape) },
+    { weight: 5, arbitrary: advance },
+    { weight: shape.faults ? 1 : 0, arbitrary: fc.constant<Command>({ op: "restart" }) }
+  )
+
+const racing: fc.Arbitrary<RacingCommand> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("upload" as const), tenant, payload: fc.nat({ max: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("grant" as const), tenant, payload: fc.nat({ max: 3 }) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant("attach" as const), payload: fc.nat({ max: 3 }) }).chain((c) => place.map((p): RacingCommand => ({ ...p, ...c }))) },
+  { weight: 1, arbitrary: place.map((p): RacingCommand => ({ ...p, op: "detach" })) }
+)
+
+/** A race over content made a sweep candidate: uploads, maybe references, a jump past the horizon, then the race. */
+const raceTimeline = (capabilities: AdapterCapabilities): fc.Arbitrary<ReadonlyArray<Command>> => {
+  const locks = capabilities.independentConnections && capabilities.rowLocks
+  // Where the engine has row locks, the lock-holding releases get most of the draws.
+  const mode: fc.Arbitrary<RaceMode> = locks
+    ? fc.oneof({ weight: 2, arbitrary: fc.constant<RaceMode>("between") }, { weight: 1, arbitrary: fc.constantFrom<RaceMode>("after", "racerStarted") }, { weight: 4, arbitrary: fc.constantFrom<RaceMode>("deleteHoldsLock", "raiseHoldsLock") })
+    : fc.oneof({ weight: 2, arbitrary: fc.constant<RaceMode>("between") }, { weight: 2, arbitrary: fc.constantFrom<RaceMode>("after", "racerStarted") })
+  return fc.record({
+    tenant: fc.nat({ max: 1 }),
+    uploads: fc.array(fc.record({ otherTenant: fc.boolean(), payload: fc.nat({ max: 3 }) }), { minLength: 1, maxLength: 3 }),
+    attach: fc.option(place, { nil: undefined }),
+    jumpMs: fc.constantFrom(25 * HOUR_MS + 91_000, 2 * DAY_MS),
+    force: fc.boolean(),
+    competitor: racing,
+    mode
+  }).map(({ tenant: home, uploads: drawn, attach, jumpMs, force, competitor, mode }): ReadonlyArray<Command> => {
+    // The first upload is in the home tenant; later ones sometimes in the other tenant.
+    const uploads = drawn.map((u, index) => ({ tenant: index > 0 && u.otherTenant ? 1 - home : home, payload: u.payload }))
+    // The competitor targets what was uploaded, so the race is over a real candidate.
+    const target = uploads[0]!
+    const aimed: RacingCommand = competitor.op === "detach"
+      ? { ...competitor, ...(attach ?? {}), op: "detach", tenant: target.tenant }
+      : { ...competitor, tenant: target.tenant, payload: target.payload }
+    return [
+      ...uploads.map((u): Command => ({ op: "upload", tenant: u.tenant, payload: u.payload, stream: false })),
+      ...(attach === undefined ? [] : [{ op: "attach", ...attach, tenant: target.tenant, wallet: 0, misuse: "none" } as Command]),
+      { op: "advance", ms: jumpMs },
+      { op: "race", force, competitor: aimed, mode },
+      { op: "read", tenant: target.tenant, payload: target.payload, sizeDelta: 0 },
+      { op: "sweep", force: true }
+    ]
+  })
+}
+
+/**
+ * A content scenario of the given shape.
+ *
+ * @example fc.sample(contentScenario({ faults: false, races: false, maxCommands: 14 }, capabilities), 1)
+ */
+export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabilities): fc.Arbitrary<ContentScenario> =>
+  shape.races
+    ? fc.tuple(fc.array(command(shape), { maxLength: 3 }), raceTimeline(capabilities), fc.array(command(shape), { maxLength: 2 }))
+      .map(([before, race, after]) => ({ commands: [...before, ...race, ...after] }))
+    : fc.array(fc.oneof({ weight: 3, arbitrary: command(shape).map((c) => [c]) }, { weight: 2, arbitrary: timeline(shape) }), { minLength: 1, maxLength: Math.ceil(shape.maxCommands / 1.5) })
+      .map((chunks) => ({ commands: chunks.flat().slice(0, shape.maxCommands) }))

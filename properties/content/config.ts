@@ -1,0 +1,65 @@
+/**
+ * The fixed world of content scenarios: the store's parameters (upstream's time margins; small chunks,
+ * a small size limit and small batches so every path is reached in a few steps), the byte payloads,
+ * tenants, actors, blobs and names drawn from, and the grant keys.
+ */
+import type { ContentModelConfig } from "../../models/content/index.ts"
+import type { ContentSettings } from "../../subjects/content/api.ts"
+
+/** Grant key of the store under test. */
+export const GRANT_KEY = "durable-conformance grant key"
+/** Key of the forging store: its grants carry a MAC the store under test must refuse. */
+export const FORGER_KEY = "a key the store under test does not know"
+
+/** The store's parameters in content scenarios (upstream's L, G, S, T and interval). */
+export const PROPERTY_SETTINGS: Omit<ContentSettings, "grantKey" | "singleConnection"> = {
+  grantLifetimeMs: 3_600_000,
+  graceMs: 86_400_000,
+  skewMs: 60_000,
+  turnMs: 30_000,
+  chunkBytes: 4,
+  maxContentBytes: 12,
+  sweepBatch: 2,
+  sweepTenants: 100,
+  sweepIntervalMs: 3_600_000
+}
+
+/** The same parameters as the model takes them. */
+export const MODEL_CONFIG: ContentModelConfig = {
+  grantLifetimeMs: PROPERTY_SETTINGS.grantLifetimeMs,
+  graceMs: PROPERTY_SETTINGS.graceMs,
+  skewMs: PROPERTY_SETTINGS.skewMs,
+  turnMs: PROPERTY_SETTINGS.turnMs,
+  chunkBytes: PROPERTY_SETTINGS.chunkBytes,
+  maxContentBytes: PROPERTY_SETTINGS.maxContentBytes,
+  sweepBatch: PROPERTY_SETTINGS.sweepBatch,
+  sweepTenants: PROPERTY_SETTINGS.sweepTenants,
+  sweepIntervalMs: PROPERTY_SETTINGS.sweepIntervalMs
+}
+
+const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text)
+
+/** Payloads: empty, under one chunk, exactly one chunk, three chunks (partly filled), over the limit. */
+export const PAYLOADS: ReadonlyArray<Uint8Array> = [
+  new Uint8Array(0),
+  bytesOf("abc"),
+  bytesOf("four"),
+  bytesOf("nine byte"),
+  bytesOf("thirteen byte")
+]
+
+/** Tenants (the same payloads in several tenants share hashes, K1). */
+export const TENANTS: ReadonlyArray<string> = ["t1", "t2", "t3"]
+/** Actors, on both sides of the key `n` (a scan missing a key range misses some). */
+export const ACTORS: ReadonlyArray<string> = ["alice", "nina", "zed"]
+export const BLOBS: ReadonlyArray<string> = ["file", "thumb"]
+export const NAMES: ReadonlyArray<string> = ["a", "b"]
+
+/** How long a stream may run before it is interrupted (virtual ms). */
+export const STREAM_TIMEOUT_MS = 30_000
+
+/** Lowercase hex SHA-256 (WebCrypto), computed by the harness independently of any implementation. */
+export const sha256HexOf = async (bytes: Uint8Array): Promise<string> => {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes))
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")
+}

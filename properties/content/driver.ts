@@ -1,0 +1,74 @@
+/**
+ * The calls the content properties make on an implementation, and their results as JSON in the
+ * shapes the model predicts: errors by tag (`ContentTooLarge`, `InvalidContentRef:<reason>`,
+ * `SqlError`, `NoSuchElementError`, `BodyFailed`, otherwise `defect:<message>`), bytes by identity
+ * (`{hash, size}` when they are exactly the payload asked for), grants by their expiry as the store's
+ * own `verify` reads it.
+ */
+import { Data, Effect, Option, Result, Stream } from "effect"
+import { isSqlError } from "effect/sql/SqlError"
+import type { Json } from "../../harness/Property.ts"
+import type { ContentRef, ContentStore } from "../../subjects/content/api.ts"
+import { STREAM_TIMEOUT_MS } from "./config.ts"
+
+/** The failure of a scripted upload body. */
+export class BodyFailed extends Data.TaggedError("BodyFailed")<{}> {}
+
+/** Bytes of a streamed body per part (not a multiple of the chunk size, so parts straddle chunks). */
+export const BODY_PART_BYTES = 3
+
+/** The error of a failed call, by tag. */
+export const errorTag = (error: unknown): string => {
+  const tag = typeof error === "object" && error !== null ? (error as { readonly _tag?: unknown })._tag : undefined
+  if (tag === "ContentTooLarge" || tag === "NoSuchElementError" || tag === "BodyFailed") return tag
+  if (tag === "InvalidContentRef") return `InvalidContentRef:${String((error as { readonly reason?: unknown }).reason)}`
+  if (tag === "Refused") return String((error as { readonly reason?: unknown }).reason)
+  if (isSqlError(error)) return "SqlError"
+  return `defect:${error instanceof Error ? error.message : String(error)}`
+}
+
+/** A body of `bytes` in parts; failing after its first part when `fails`. */
+export const bodyOf = (bytes: Uint8Array, fails: boolean): Stream.Stream<Uint8Array, BodyFailed> => {
+  const parts: Array<Uint8Array> = []
+  for (let offset = 0; offset < bytes.byteLength; offset += BODY_PART_BYTES) parts.push(bytes.slice(offset, offset + BODY_PART_BYTES))
+  if (parts.length === 0) parts.push(new Uint8Array(0))
+  return fails ? Stream.concat(Stream.fromArray(parts.slice(0, 1)), Stream.fail(new BodyFailed())) : Stream.fromArray(parts)
+}
+
+/** Bytes as the model names them: `{hash, size}` when they equal `expected`, else what they were. */
+export const bytesJson = (bytes: Uint8Array, expected: { readonly hash: string; readonly bytes: Uint8Array }): Json => {
+  const same = bytes.byteLength === expected.bytes.byteLength && bytes.every((byte, index) => byte === expected.bytes[index])
+  return same ? { hash: expected.hash, size: bytes.byteLength } : { unexpectedBytes: Array.from(bytes.slice(0, 32)), size: bytes.byteLength }
+}
+
+/** A returned grant as the model predicts it: its expiry, as the store's `verify` reads it for `tenant`. */
+export const grantJson = (store: ContentStore, tenant: string, ref: ContentRef): Effect.Effect<Json> =>
+  Effect.map(store.verify(ref.grant, { tenant, hash: ref.hash, size: ref.size }), (verified) =>
+    Result.isSuccess(verified) ? { expiresAt: verified.success } : { refused: verified.failure })
+
+/** An upload result: `{hash, size, expiresAt}`. */
+export const uploadJson = (store: ContentStore, tenant: string, ref: ContentRef): Effect.Effect<Json> =>
+  Effect.map(grantJson(store, tenant, ref), (grant) => ({ hash: ref.hash, size: ref.size, ...(grant as Record<string, Json>) }))
+
+/** Reads the whole stream, or only its first chunk when `interrupt` (the consumer stops there). */
+export const streamJson = (store: ContentStore, bound: { readonly tenant: string; readonly hash: string; readonly size: number }, interrupt: boolean, expected: Uint8Array) =>
+  Effect.gen(function*() {
+    const stream = store.stream(bound.tenant, bound.hash, bound.size, STREAM_TIMEOUT_MS)
+    if (interrupt) {
+      const first = yield* Stream.runCollect(Stream.take(stream, 1))
+      return first.length === 1 ? ("interrupted" as Json) : ({ emptyStream: true } as Json)
+    }
+    const parts = yield* Stream.runCollect(stream)
+    const size = parts.reduce((sum, part) => sum + part.byteLength, 0)
+    const bytes = new Uint8Array(size)
+    let offset = 0
+    for (const part of parts) {
+      bytes.set(part, offset)
+      offset += part.byteLength
+    }
+    return bytesJson(bytes, { hash: bound.hash, bytes: expected })
+  })
+
+/** A grant's JSON: null for none. */
+export const optionalGrantJson = (store: ContentStore, tenant: string, granted: Option.Option<ContentRef>): Effect.Effect<Json> =>
+  Option.isNone(granted) ? Effect.succeed(null) : grantJson(store, tenant, granted.value)

@@ -1,0 +1,231 @@
+/**
+ * A sweep racing one operation (an upload, a grant, a grant-and-attach or a detach) of content the
+ * sweep has as a candidate. On every adapter the race goes through hook points: the sweep pauses after
+ * its first reference scan and the racing operation runs there (`between`) or after the sweep
+ * (`after`). On an engine with independent connections and row locks the two run as truly concurrent
+ * transactions on separate connections, and two more releases show the row lock ordering them
+ * (`deleteHoldsLock`, `raiseHoldsLock`), observed with `pg_blocking_pids`.
+ */
+import { Effect, Exit, Fiber } from "effect"
+import type { SqlClient } from "effect/sql"
+import { type Check, type ExecutedStep, toJson } from "../../harness/ModelBased.ts"
+import { makeScriptedHooks, type ScriptedHooks } from "../../harness/HookPoints.ts"
+import { finish, releaseTo, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
+import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
+import { contentModel, type ContentOperation, type RacingOperation, raceClause, sweep } from "../../models/content/index.ts"
+import { contentAttributor } from "../../spec/content.ts"
+import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
+import { storageChecks } from "./checks.ts"
+import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
+import { errorTag, optionalGrantJson, uploadJson } from "./driver.ts"
+import type { RunState } from "./execute.ts"
+import { observeStorage, storageJson } from "./observe.ts"
+import type { Command, RacingCommand } from "./scenario.ts"
+import { type ContentSession, harnessError } from "./session.ts"
+
+/** Bound on polls for "this backend waits on that one". */
+const MAX_BLOCKING_POLLS = 1_500
+/** Real time between polls: the server's lock manager is outside virtual time. */
+const POLL_INTERVAL_MS = 2
+
+/** The racing operation: the model's, the call, and the hook points it pauses at. */
+interface Racer {
+  readonly operation: RacingOperation
+  readonly call: (store: ContentStore) => Effect.Effect<Json, unknown>
+  /** First hook (outside any transaction). */
+  readonly startHook: string
+  /** Hook inside its transaction after it took the content row's lock, if it takes one. */
+  readonly lockHook: string | undefined
+}
+
+const racerOf = (command: RacingCommand, hashes: ReadonlyArray<string>, atMs: number): Racer => {
+  const tenant = TENANTS[command.tenant]!
+  if (command.op === "detach") {
+    const place = { tenant, actor: ACTORS[command.actor]!, blob: BLOBS[command.blob]!, name: NAMES[command.name]! }
+    return { operation: { kind: "detach", ...place }, call: (store) => store.detach(place), startHook: "content.beforeDetach", lockHook: undefined }
+  }
+  const bytes = PAYLOADS[command.payload]!
+  const hash = hashes[command.payload]!
+  const size = bytes.byteLength
+  if (command.op === "upload") {
+    return { operation: { kind: "uploadBytes", tenant, hash, size, atMs }, call: (store) => Effect.flatMap(store.uploadBytes(tenant, bytes), (ref) => uploadJson(store, tenant, ref)), startHook: "content.beforeUpload", lockHook: "content.afterUpsert" }
+  }
+  if (command.op === "grant") {
+    return { operation: { kind: "grant", tenant, hash, size, atMs }, call: (store) => Effect.flatMap(store.grant(tenant, hash, size), (granted) => optionalGrantJson(store, tenant, granted)), startHook: "content.beforeRaise", lockHook: "content.afterRaise" }
+  }
+  const place = { tenant, actor: ACTORS[command.actor]!, blob: BLOBS[command.blob]!, name: NAMES[command.name]! }
+  const call = (store: ContentStore) =>
+    Effect.gen(function*() {
+      const granted = yield* store.grant(tenant, hash, size)
+      const grant = yield* optionalGrantJson(store, tenant, granted)
+      if (granted._tag === "None") return { grant, attach: null } as Json
+      const attached = yield* Effect.exit(store.attach({ ...place, ref: granted.value }))
+      return { grant, attach: Exit.isSuccess(attached) ? { _tag: "Success", value: null } : { _tag: "Failure", error: errorTag(attached.cause.reasons[0]?._tag === "Fail" ? attached.cause.reasons[0].error : attached.cause) } } as Json
+    })
+  return { operation: { kind: "grantAndAttach", ...place, hash, size, atMs }, call, startHook: "content.beforeRaise", lockHook: "content.afterRaise" }
+}
+
+/** The content key a racer's row lock is on (none for detach). */
+const lockedKey = (operation: RacingOperation): string | undefined => operation.kind === "detach" ? undefined : `${operation.tenant}/${operation.hash}`
+
+/** Polls (bounded, in real time) until `waiter` waits on `holder`, or `done` says to stop. */
+const awaitBlocked = (observer: SqlClient.SqlClient, waiter: number, holder: number, done: () => boolean) =>
+  Effect.gen(function*() {
+    for (let poll = 0; poll < MAX_BLOCKING_POLLS && !done(); poll++) {
+      const rows = yield* observer<{ readonly blockers: ReadonlyArray<number> | string }>`SELECT pg_blocking_pids(${waiter}) AS blockers`
+      const blockers = rows[0]!.blockers
+      const list = typeof blockers === "string" ? blockers.replace(/[{}]/g, "").split(",").filter((x) => x !== "").map(Number) : blockers.map(Number)
+      if (list.includes(holder)) return true
+      yield* Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, POLL_INTERVAL_MS)))
+    }
+    return false
+  })
+
+const pidOf = (sql: SqlClient.SqlClient) => Effect.map(sql<{ readonly pid: number }>`SELECT pg_backend_pid() AS pid`, (rows) => Number(rows[0]!.pid))
+
+const fiberDone = <A, E>(operation: StartedOperation<A, E>): (() => boolean) => () => operation.fiber.pollUnsafe() !== undefined
+
+/** What one race produced. */
+interface RaceRun {
+  readonly sweep: Exit.Exit<number, unknown> | Exit.Exit<number, never>
+  readonly racer: Exit.Exit<Json, unknown>
+  readonly betweenScanAndDelete: boolean
+  /** The racer ran to its end before the sweep started (it has no hook points to pause at). */
+  readonly beforeSweep?: boolean
+  /** Observed row-lock wait (lock modes only). */
+  readonly blocked?: boolean
+}
+
+/**
+ * The racer starts and pauses at its first hook point, the sweep runs to its end, then the racer goes
+ * on: whatever the racer read before its hook point is stale (a grant must not sign for content the
+ * sweep deleted meanwhile).
+ */
+const racerStarted = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean) =>
+  Effect.gen(function*() {
+    const racing = yield* startPaused(hooks, "racer", racer.startHook, racer.call(racerStore))
+    const sweepExit = yield* Effect.exit(sweeper.sweep(force))
+    return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: false, beforeSweep: !racing.paused } satisfies RaceRun
+  })
+
+/** `between` or `after` through hook points (every adapter). */
+const hookRace = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, between: boolean) =>
+  Effect.gen(function*() {
+    const swept = yield* startPaused(hooks, "sweep", "content.afterReferenceScan", sweeper.sweep(force))
+    if (between && swept.paused) {
+      const racing = yield* startPaused(hooks, "racer", racer.startHook, racer.call(racerStore))
+      const racerExit = yield* finish(hooks, racing)
+      return { racer: racerExit, sweep: yield* finish(hooks, swept), betweenScanAndDelete: true } satisfies RaceRun
+    }
+    const sweepExit = yield* finish(hooks, swept)
+    return { sweep: sweepExit, racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
+  })
+
+/** The delete holds its row locks while the racer runs into them (truly concurrent). */
+const deleteHoldsLock = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, pids: Pids, observer: SqlClient.SqlClient, expectBlock: boolean) =>
+  Effect.gen(function*() {
+    const scanned = yield* startPaused(hooks, "sweep", "content.afterReferenceScan", sweeper.sweep(force))
+    const deleting = yield* releaseTo(hooks, scanned, "content.afterDelete")
+    if (!deleting.paused) return { sweep: yield* finish(hooks, deleting), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false, blocked: false } satisfies RaceRun
+    const racing: StartedOperation<Json, unknown> = { label: "racer", fiber: yield* Effect.forkChild(racer.call(racerStore)), paused: false }
+    const blocked = yield* awaitBlocked(observer, pids.racer, pids.sweeper, fiberDone(racing))
+    const sweepExit = yield* finish(hooks, deleting)
+    return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: !expectBlock, blocked } satisfies RaceRun
+  })
+
+/** The raise holds its row lock while the delete runs into it (truly concurrent). */
+const raiseHoldsLock = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, pids: Pids, observer: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    const scanned = yield* startPaused(hooks, "sweep", "content.afterReferenceScan", sweeper.sweep(force))
+    if (!scanned.paused) return { sweep: yield* finish(hooks, scanned), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false, blocked: false } satisfies RaceRun
+    const started = yield* startPaused(hooks, "racer", racer.startHook, racer.call(racerStore))
+    const holding = yield* releaseTo(hooks, started, racer.lockHook)
+    const deleting = yield* releaseTo(hooks, scanned, undefined)
+    const blocked = holding.paused ? yield* awaitBlocked(observer, pids.sweeper, pids.racer, fiberDone(deleting)) : false
+    const racerExit = yield* finish(hooks, holding)
+    return { racer: racerExit, sweep: yield* Fiber.await(deleting.fiber), betweenScanAndDelete: true, blocked } satisfies RaceRun
+  })
+
+interface Pids {
+  readonly sweeper: number
+  readonly racer: number
+}
+
+/** Whether the model says the racer's row lock meets the sweep's delete in `mode`. */
+const predictedBlock = (run: RunState, operation: ContentOperation & { kind: "sweep" }, racer: Racer, mode: string): boolean => {
+  const key = lockedKey(racer.operation)
+  if (key === undefined) return false
+  const alone = sweep(run.model, { kind: "sweep", force: operation.force, atMs: operation.atMs }, (state) => ({ state, result: { _tag: "Success", value: null }, rules: [] }))
+  if (mode === "deleteHoldsLock") return alone.deletes[0]?.deleted.includes(key) === true
+  const exists = run.model.contents[key] !== undefined
+  return exists && alone.deletes.some((batch) => batch.targets.includes(key))
+}
+
+const exitJson = (exit: Exit.Exit<Json, unknown>): Json =>
+  Exit.isSuccess(exit) ? { _tag: "Success", value: exit.value } : { _tag: "Failure", error: errorTag(exit.cause.reasons[0]?._tag === "Fail" ? exit.cause.reasons[0].error : exit.cause.reasons[0]?._tag === "Die" ? exit.cause.reasons[0].defect : exit.cause) }
+
+/** Runs one race command and checks it. */
+export const raceStep = (implementation: ContentImplementation, environment: ExecutionEnvironment, session: ContentSession, run: RunState, command: Extract<Command, { op: "race" }>, atMs: number) =>
+  Effect.gen(function*() {
+    const database = environment.database
+    const locks = environment.capabilities.independentConnections && environment.capabilities.rowLocks && database.connections.length >= 3
+    const mode = locks || command.mode === "after" || command.mode === "racerStarted" ? command.mode : "between"
+    const racer = racerOf(command.competitor, run.hashes, atMs)
+    const sweepOp = { kind: "sweep" as const, force: command.force, atMs }
+    const expectBlock = (mode === "deleteHoldsLock" || mode === "raiseHoldsLock") && predictedBlock(run, sweepOp, racer, mode)
+    const hooks = yield* makeScriptedHooks
+    const sweeper = session.store()
+    session.boundary.arm(undefined)
+    const raced = yield* Effect.gen(function*(): Effect.fn.Return<RaceRun, unknown> {
+      if (mode === "between" || mode === "after") return yield* hookRace(hooks, sweeper, sweeper, racer, command.force, mode === "between")
+      if (mode === "racerStarted") return yield* racerStarted(hooks, sweeper, sweeper, racer, command.force)
+      // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
+      if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* hookRace(hooks, sweeper, sweeper, racer, command.force, true)
+      const racerStore = yield* implementation.make({ sql: database.connections[1]!, dialect: environment.dialect, settings: { ...PROPERTY_SETTINGS, grantKey: GRANT_KEY, singleConnection: false } })
+      const pids = { sweeper: yield* pidOf(database.connections[0]!), racer: yield* pidOf(database.connections[1]!) }
+      return mode === "deleteHoldsLock"
+        ? yield* deleteHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
+        : yield* raiseHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!)
+    }).pipe(Effect.mapError(harnessError("setting up a race")))
+    return yield* raceChecks(run, database.sql, { ...sweepOp, competitor: { operation: racer.operation, betweenScanAndDelete: raced.betweenScanAndDelete, ...(raced.beforeSweep === true ? { beforeSweep: true } : {}) } }, raced, mode, expectBlock, command, atMs)
+  })
+
+const raceChecks = (run: RunState, sql: SqlClient.SqlClient, operation: ContentOperation & { kind: "sweep" }, raced: RaceRun, mode: string, expectBlock: boolean, command: Command, atMs: number) =>
+  Effect.gen(function*() {
+    const before = run.model
+    const outcome = contentModel.step(run.model, operation)
+    run.model = outcome.state
+    const observed = yield* observeStorage(sql).pipe(Effect.mapError(harnessError("observing storage")))
+    const clause = raceClause(operation.competitor!.operation)
+    const competitorRules = [clause, ...(outcome.competitor?.rules ?? []), "K6"]
+    const storage = storageChecks(operation, before, run.model, observed, ["K6"])
+    // Content rows first: a deletion names its clause better than the racing call's result does.
+    const contentRows = storage.filter((check) => check.observable.startsWith("content "))
+    const rest = storage.slice(1).filter((check) => !check.observable.startsWith("content "))
+    const checks: Array<Check> = [
+      storage[0]!,
+      ...contentRows,
+      { observable: `racing ${operation.competitor!.operation.kind} result`, expected: toJson(outcome.competitor?.result ?? null), actual: exitJson(raced.racer), rules: competitorRules, why: "the row lock orders the racing operation with the delete; the re-check refuses a raised horizon" }
+    ]
+    if (raced.blocked !== undefined) {
+      checks.push({ observable: "row lock wait (pg_blocking_pids)", expected: expectBlock, actual: raced.blocked, rules: ["rowlock", "(iii)"], why: "a transaction reaching a content row another holds locked waits for it" })
+    }
+    checks.push(...rest)
+    checks.push({ observable: "sweep result", expected: toJson(outcome.result), actual: exitJson(Exit.map(raced.sweep, (n) => n as Json)), rules: ["K6"], why: outcome.why })
+    const covered = [...contentAttributor.requirementsWithPrimaryRules(outcome.situations), ...(expectBlock && raced.blocked === true ? ["CNT-012"] : [])]
+    const executed: ExecutedStep = {
+      record: {
+        operation: "race",
+        args: toJson({ ...command, mode }),
+        virtualTimeMs: atMs,
+        implementation: { sweep: exitJson(Exit.map(raced.sweep, (n) => n as Json)), racer: exitJson(raced.racer), ...(raced.blocked === undefined ? {} : { blocked: raced.blocked }) },
+        model: { sweep: toJson(outcome.result), racer: toJson(outcome.competitor?.result ?? null), ...(raced.blocked === undefined ? {} : { blocked: expectBlock }) },
+        implementationState: storageJson(observed),
+        modelState: toJson(contentModel.observableState(run.model))
+      },
+      checks,
+      covered,
+      described: `${contentModel.describeOperation(operation)} (${mode}${raced.betweenScanAndDelete ? ", between the reference scan and the delete" : ", after the sweep"})`
+    }
+    return executed
+  })

@@ -1,0 +1,55 @@
+/**
+ * Content scenarios: plain JSON commands over small index spaces (payload, tenant, actor, blob, name,
+ * wallet entry), so they shrink and replay exactly. The harness resolves indexes against the fixed
+ * world (`config.ts`) and against what the run has produced (the wallet of grants).
+ */
+import type { StorageFault } from "../../harness/Faults.ts"
+
+/** Where an attachment lives, as indexes. */
+export interface PlaceSpec {
+  readonly tenant: number
+  readonly actor: number
+  readonly blob: number
+  readonly name: number
+}
+
+/** How a wallet grant is misused at attach or verify. */
+export type Misuse = "none" | "otherTenant" | "wrongSize" | "wrongHash" | "malformed"
+
+/** Commands that may race a sweep. */
+export type RacingCommand =
+  | { readonly op: "upload"; readonly tenant: number; readonly payload: number }
+  | { readonly op: "grant"; readonly tenant: number; readonly payload: number }
+  /** A fresh grant of `payload` in the place's tenant, then an attach under it. */
+  | (PlaceSpec & { readonly op: "attach"; readonly payload: number })
+  | (PlaceSpec & { readonly op: "detach" })
+
+/**
+ * How a race is released: `between` (the racing operation runs between the sweep's first reference
+ * scan and its delete), `after` (after the sweep), `racerStarted` (the racing operation starts, pauses
+ * at its first hook point while the whole sweep runs, then goes on), and on engines with row locks `deleteHoldsLock`
+ * (the delete holds its row locks while the racing operation runs into them) and `raiseHoldsLock`
+ * (the raise holds its row lock while the delete runs into it).
+ */
+export type RaceMode = "between" | "after" | "racerStarted" | "deleteHoldsLock" | "raiseHoldsLock"
+
+/** One generated command. */
+export type Command =
+  | { readonly op: "upload"; readonly tenant: number; readonly payload: number; readonly stream: boolean; readonly limit?: number; readonly bodyFails?: boolean; readonly fault?: StorageFault }
+  | { readonly op: "grant"; readonly tenant: number; readonly payload: number; readonly sizeDelta: number; readonly fault?: StorageFault }
+  | { readonly op: "forge"; readonly tenant: number; readonly payload: number }
+  | (PlaceSpec & { readonly op: "attach"; readonly wallet: number; readonly misuse: Misuse; readonly fault?: StorageFault })
+  | (PlaceSpec & { readonly op: "detach"; readonly fault?: StorageFault })
+  | { readonly op: "read"; readonly tenant: number; readonly payload: number; readonly sizeDelta: number }
+  | { readonly op: "stream"; readonly tenant: number; readonly payload: number; readonly interrupt: boolean }
+  | { readonly op: "verify"; readonly wallet: number; readonly misuse: Misuse }
+  | { readonly op: "sweep"; readonly force: boolean; readonly fault?: StorageFault }
+  | { readonly op: "race"; readonly force: boolean; readonly competitor: RacingCommand; readonly mode: RaceMode }
+  | { readonly op: "advance"; readonly ms: number }
+  | { readonly op: "advanceNear"; readonly target: "expiry" | "deletion"; readonly index: number; readonly offsetMs: number }
+  | { readonly op: "restart" }
+
+/** A content scenario. */
+export interface ContentScenario {
+  readonly commands: ReadonlyArray<Command>
+}

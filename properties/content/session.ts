@@ -1,0 +1,79 @@
+/**
+ * The implementation side of one content scenario: the store built over the harness's storage
+ * boundary (faults reach it only there), a forging store with another grant key over the same
+ * storage, calls with their fault armed, and the rebuild after a crash (a restarted process).
+ */
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { Dialect } from "../../adapters/contract.ts"
+import type { StorageFault } from "../../harness/Faults.ts"
+import { type BoundedOutcome, makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
+import { timedImplementationCall } from "../../harness/Profiler.ts"
+import { HarnessError } from "../../harness/errors.ts"
+import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
+import { FORGER_KEY, GRANT_KEY, PROPERTY_SETTINGS } from "./config.ts"
+
+/** A failure of the adapter's database outside the implementation, as a `HarnessError` naming `what`. */
+export const harnessError = (what: string) => (cause: unknown) =>
+  new HarnessError({
+    message: `content property: ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    hint: "the adapter's database failed outside the implementation; check the adapter",
+    cause
+  })
+
+/** A call's outcome and the fault it reached (undefined when none was armed or it ran fewer transactions). */
+export interface Called<A> {
+  readonly outcome: BoundedOutcome<A, unknown>
+  readonly reached: StorageFault | undefined
+}
+
+/** One scenario's implementation side over one client. */
+export interface ContentSession {
+  readonly boundary: StorageBoundary
+  /** The store as currently built (rebuilt after a crash or restart). */
+  readonly store: () => ContentStore
+  /** A store with another grant key (built on first use): its grants are forged for `store`. */
+  readonly forger: Effect.Effect<ContentStore, HarnessError>
+  /** Runs one call with `fault` armed; rebuilds the store after a crash. */
+  readonly call: <A>(fault: StorageFault | undefined, call: (store: ContentStore) => Effect.Effect<A, unknown>) => Effect.Effect<Called<A>, HarnessError>
+  /** Rebuilds the store from storage (a restarted process). */
+  readonly restart: Effect.Effect<void, HarnessError>
+}
+
+/**
+ * Opens a session: builds `implementation` (and a forging instance) over a boundary around `sql`.
+ * `singleConnection` is upstream's flag, true where the adapter has no independent connections.
+ */
+export const openContentSession = (implementation: ContentImplementation, sql: SqlClient.SqlClient, dialect: Dialect, singleConnection: boolean) =>
+  Effect.gen(function*() {
+    const boundary = makeStorageBoundary(sql, { get: Effect.succeed(null), set: () => Effect.void, delete: Effect.void })
+    const make = (grantKey: string) =>
+      Effect.suspend(() => {
+        boundary.arm(undefined)
+        return implementation.make({ sql: boundary.sql, dialect, settings: { ...PROPERTY_SETTINGS, grantKey, singleConnection } })
+      }).pipe(Effect.mapError((cause) =>
+        new HarnessError({
+          message: `content implementation ${implementation.name} could not be built: ${String(cause)}`,
+          hint: "the implementation's make failed; fix the implementation or the adapter",
+          cause
+        })
+      ))
+    let store = yield* make(GRANT_KEY)
+    // Built on first use: most scenarios forge no grant.
+    let forger: ContentStore | undefined
+    const restart = Effect.map(timedImplementationCall(make(GRANT_KEY)), (rebuilt) => {
+      store = rebuilt
+    })
+    const call = <A>(fault: StorageFault | undefined, run: (current: ContentStore) => Effect.Effect<A, unknown>) =>
+      Effect.gen(function*() {
+        boundary.arm(fault)
+        const outcome = yield* boundary.run(timedImplementationCall(Effect.suspend(() => run(store))))
+        // The fault reached the operation when it started that many transactions.
+        const reached = fault !== undefined && boundary.transactionsStarted() >= fault.transaction ? fault : undefined
+        if (outcome._tag === "Crashed") yield* restart
+        return { outcome, reached }
+      })
+    const forgerStore = Effect.suspend(() => (forger !== undefined ? Effect.succeed(forger) : Effect.map(make(FORGER_KEY), (built) => (forger = built))))
+    const session: ContentSession = { boundary, store: () => store, forger: forgerStore, call, restart }
+    return session
+  })

@@ -1,0 +1,37 @@
+/**
+ * What the tests expect of each known-bad content implementation, shared by the in-process adapters'
+ * test (`caught.test.ts`) and the Durable Object test (`caught-do-sqlite.test.ts`).
+ */
+
+/** The content properties, by id. */
+export type PropertyId = "content/model" | "content/faults" | "content/races"
+
+/**
+ * Per bug: the properties to try, in order, until one fails, and a bound on the steps of every
+ * minimized counterexample (measured on all adapters, then set a little above).
+ */
+export interface Expectation {
+  readonly properties: ReadonlyArray<PropertyId>
+  readonly maxSteps: number
+}
+
+const MODEL_FIRST: ReadonlyArray<PropertyId> = ["content/model", "content/faults", "content/races"]
+const FAULTS_FIRST: ReadonlyArray<PropertyId> = ["content/faults", "content/model", "content/races"]
+const RACES_FIRST: ReadonlyArray<PropertyId> = ["content/races", "content/model", "content/faults"]
+
+/** The expectation of each known-bad, by name. */
+export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
+  "recheck-omitted": { properties: RACES_FIRST, maxSteps: 4 },
+  "skew-omitted-horizon": { properties: MODEL_FIRST, maxSteps: 7 },
+  "skew-omitted-attach": { properties: MODEL_FIRST, maxSteps: 5 },
+  "scan-misses-key-range": { properties: MODEL_FIRST, maxSteps: 8 },
+  "grant-after-delete": { properties: RACES_FIRST, maxSteps: 4 },
+  "chunks-separate-statement": { properties: FAULTS_FIRST, maxSteps: 5 },
+  "forced-sweep-recorded": { properties: MODEL_FIRST, maxSteps: 5 },
+  "read-size-unchecked": { properties: MODEL_FIRST, maxSteps: 5 },
+  "foreign-grant-accepted": { properties: MODEL_FIRST, maxSteps: 6 },
+  "stream-unchecked": { properties: MODEL_FIRST, maxSteps: 3 },
+  "count-candidates": { properties: RACES_FIRST, maxSteps: 4 },
+  "expiry-boundary-strict": { properties: MODEL_FIRST, maxSteps: 4 },
+  "paging-skips-ties": { properties: MODEL_FIRST, maxSteps: 6 }
+}
