@@ -1,0 +1,5 @@
+/** The clocks reference model: types, keys, the step function and the `ReferenceModel`. */
+export * from "./types.ts"
+export * from "./keys.ts"
+export { step, MAX_INSTANTS_PER_ADVANCE } from "./step.ts"
+export { clocksModel, initialState, observableOf } from "./referenceModel.ts"

@@ -1,0 +1,69 @@
+/**
+ * Keys, identities and record projections of the clocks model (C1, C2): the same strings the
+ * engine writes, recomputed here so the model imports nothing of an implementation.
+ */
+import { FLOW, type Json, SOURCE } from "./types.ts"
+
+/** The deferred a clock completes (the scenarios' naming convention). */
+export const clockDeferred = (clock: string): string => `${clock}:fired`
+
+/** Model key of a deferred or clock of one execution: `exec/name`. */
+export const keyOf = (exec: string, name: string): string => `${exec}/${name}`
+
+/** K: the JSON of an address. */
+export const addressJson = (exec: string, name: string): string => JSON.stringify([FLOW, exec, name])
+
+/** A journal identity `runId|sourceId|seq`. */
+export const identity = (runId: string, sourceId: string, seq: number): string => `${runId}|${sourceId}|${seq}`
+
+/** Identity of clock-scheduled (seq 0) or clock-completed (seq 1). */
+export const clockIdentity = (exec: string, clock: string, seq: 0 | 1): string => identity(exec, `${SOURCE}:clock:${addressJson(exec, clock)}`, seq)
+
+/** Identity of deferred-completed. */
+export const completedIdentity = (exec: string, deferred: string): string => identity(exec, `${SOURCE}:deferred:${addressJson(exec, deferred)}`, 0)
+
+/** Identity of deferred-consumed. */
+export const consumedIdentity = (exec: string, deferred: string): string =>
+  identity(exec, `${SOURCE}:deferred-consumed:${addressJson(exec, deferred)}`, 0)
+
+/** The sweep's wake source id of a completion. */
+export const wakeSourceId = (exec: string, deferred: string): string => `${SOURCE}:wake:${addressJson(exec, deferred)}`
+
+/** The effect descriptor's fields for an effect of `exec` at `attempt` (C13). */
+export const effectDescriptor = (exec: string, attempt: number) => ({
+  id: `${exec}:k1:${attempt}`,
+  kind: "email",
+  tier: "irreversible" as const,
+  runId: exec,
+  lineageId: `root:${exec}`,
+  sourceId: `${SOURCE}:step:${exec}`,
+  attempt
+})
+
+/** Identity of an effect-boundary record. */
+export const effectIdentity = (exec: string, attempt: number, status: string): string => {
+  const descriptor = effectDescriptor(exec, attempt)
+  return identity(exec, `${descriptor.sourceId}:effect:${descriptor.id}:${status}`, 0)
+}
+
+/** The output of a scripted effect that succeeds. */
+export const effectOutput = (attempt: number): Json => ({ sent: attempt })
+
+/** JSON text with sorted keys. */
+export const canonicalText = (value: unknown): string =>
+  JSON.stringify(value ?? null, (_key, inner: unknown) =>
+    inner !== null && typeof inner === "object" && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner)
+
+/** Event types (the engine's). */
+export const EVENT = {
+  clockScheduled: "engine.clock-scheduled",
+  clockCompleted: "engine.clock-completed",
+  deferredCompleted: "engine.deferred-completed",
+  deferredConsumed: "engine.deferred-consumed",
+  effectBoundary: "flows.time-travel.effect-boundary"
+} as const
+
+/** Fire retry delay after `failures` failed fires: exponential from 100 ms, capped at 30 s (C11). */
+export const retryDelayMs = (failures: number): number => Math.min(100 * 2 ** Math.min(failures - 1, 30), 30_000)

@@ -1,0 +1,207 @@
+/**
+ * The transaction interpreter of the clocks model: one `Run` executes one operation on a draft of
+ * the state, giving every outermost storage transaction of process A its ordinal so a generated
+ * storage fault strikes the same transaction the storage boundary strikes (crash inside: rolled
+ * back, process gone; crash after commit: kept, process gone; lost reply: kept, the caller sees a
+ * storage error), and every durable emit of A its ordinal for journal faults.
+ */
+import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, retryDelayMs } from "./keys.ts"
+import { canonicalText } from "./keys.ts"
+import type { ClockState, FaultedCommand, Json, ModelState, ProcessName, RecordState, Resume, TimerState } from "./types.ts"
+
+/** The process crashed at a storage transaction (the harness interrupts it from outside). */
+export class Crash {
+  constructor(readonly transaction: number, readonly phase: "inside" | "afterCommit") {}
+}
+
+/** A defect the operation dies with (`JournalError` or `SqlError`, as the session names it). */
+export class Defect {
+  constructor(readonly error: string) {}
+}
+
+/** Bound on timer fires one operation may perform in the model (a runaway is a model bug). */
+export const MAX_FIRES_PER_OPERATION = 1_000
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+/** A mutable draft of the state. */
+export type Draft = Mutable<Omit<ModelState, "deferreds" | "clocks" | "journal" | "timers" | "waiting">> & {
+  deferreds: Record<string, ModelState["deferreds"][string]>
+  clocks: Record<string, ClockState>
+  journal: Record<string, RecordState>
+  timers: Array<TimerState>
+  waiting: Record<string, { readonly reason: string; readonly token: string }>
+}
+
+const cloneDraft = (state: ModelState | Draft): Draft => structuredClone(state) as Draft
+
+/** One operation's execution on the model. */
+export class Run {
+  state: Draft
+  transactions = 0
+  emits = 0
+  fires = 0
+  flushes = 0
+  readonly resumes: Array<Resume> = []
+  readonly optionalResumes: Array<Resume> = []
+  readonly fireInstantsMs: Array<number> = []
+  readonly reached = new Set<string>()
+  fault: FaultedCommand["fault"]
+  journalFault: number | undefined
+
+  constructor(state: ModelState, command: FaultedCommand, atMs: number) {
+    this.state = cloneDraft(state)
+    this.state.nowMs = atMs
+    this.fault = command.fault
+    this.journalFault = command.journalFault
+  }
+
+  /** Runs `body` as one outermost transaction of `process` (B is never faulted). */
+  transaction<T>(process: ProcessName, body: (draft: Draft) => T, journalOwn = false): T {
+    const draft = cloneDraft(this.state)
+    if (process === "B") {
+      const value = body(draft)
+      this.state = draft
+      return value
+    }
+    const ordinal = ++this.transactions
+    let failure: Defect | undefined
+    let value: T | undefined
+    try {
+      value = body(draft)
+    } catch (error) {
+      if (!(error instanceof Defect)) throw error
+      failure = error
+    }
+    const fault = this.fault?.transaction === ordinal ? this.fault.phase : undefined
+    if (fault === "inside") throw new Crash(ordinal, "inside")
+    if (failure !== undefined) throw failure
+    this.state = draft
+    if (fault === "afterCommit") throw new Crash(ordinal, "afterCommit")
+    if (fault === "lostReply") {
+      this.reached.add("C4")
+      throw new Defect(journalOwn ? "JournalError:unavailable" : "SqlError")
+    }
+    return value as T
+  }
+
+  /** Admits a durable record (C2): Duplicate when byte-equal, a conflict defect when not. */
+  emit(process: ProcessName, draft: Draft, id: string, eventType: string, payload: Json, hidden: Json = null): void {
+    if (process === "A" && ++this.emits === this.journalFault) throw new Defect("JournalError:unavailable")
+    this.reached.add("C3")
+    if (draft.lossyLatched) this.reached.add("B5")
+    const content = canonicalText({ eventType, payload, hidden })
+    const stored = draft.journal[id]
+    if (stored !== undefined) {
+      this.reached.add("C2")
+      if (stored.content !== content) throw new Defect("JournalError:idempotency_conflict")
+      return
+    }
+    draft.journal[id] = { eventType, payload, content }
+  }
+
+  resume(resume: Resume, optional = false): void {
+    ;(optional ? this.optionalResumes : this.resumes).push(resume)
+  }
+
+  /** C5: first writer wins, and the record is emitted from the stored row. */
+  complete(process: ProcessName, draft: Draft, exec: string, deferred: string, exit: Json, metadata: Json): "Created" | "Existing" {
+    const key = keyOf(exec, deferred)
+    const existing = draft.deferreds[key]
+    if (existing === undefined) {
+      draft.deferreds[key] = { executionId: exec, deferredName: deferred, exit, metadata, completedAtMs: draft.nowMs, consumedAtMs: null }
+    } else this.reached.add("C5")
+    const row = draft.deferreds[key]!
+    this.emit(process, draft, completedIdentity(exec, deferred), EVENT.deferredCompleted, {
+      flowName: "flow",
+      executionId: exec,
+      deferredName: deferred,
+      completedAtMs: row.completedAtMs
+    }, { exit: row.exit, metadata: row.metadata })
+    return existing === undefined ? "Created" : "Existing"
+  }
+
+  /** C10: one fire of the timer `timer`; a failure re-arms it after the backoff (C11). */
+  fire(timer: TimerState): void {
+    if (++this.fires > MAX_FIRES_PER_OPERATION) throw new Error("model: too many fires in one operation")
+    const clock = this.state.clocks[timer.key]!
+    const at = this.state.nowMs
+    this.reached.add("C10")
+    this.reached.add("C1")
+    if (timer.failures > 0) this.reached.add("C11")
+    try {
+      this.transaction(timer.process, (draft) => {
+        const metadata = { clockName: clock.clockName, dueAtMs: clock.dueAtMs, completedAtMs: at }
+        this.complete(timer.process, draft, clock.executionId, clock.deferredName, { _tag: "Success", value: null }, metadata)
+        const row = draft.clocks[timer.key]!
+        if (row.completedAtMs === null) {
+          draft.clocks[timer.key] = { ...row, completedAtMs: at }
+          this.emit(timer.process, draft, clockIdentity(clock.executionId, clock.clockName, 1), EVENT.clockCompleted, {
+            flowName: "flow",
+            executionId: clock.executionId,
+            clockName: clock.clockName,
+            completedAtMs: at
+          })
+        } else this.reached.add("IG1")
+      })
+    } catch (error) {
+      if (!(error instanceof Defect)) throw error
+      this.reached.add("C11")
+      this.replaceTimer(timer, { ...timer, failures: timer.failures + 1, atMs: at + retryDelayMs(timer.failures + 1), seq: ++this.state.seq })
+      return
+    }
+    this.replaceTimer(timer, null)
+    this.flushes++
+    this.resume({ process: timer.process, executionId: clock.executionId, reason: "clock", sourceId: null })
+  }
+
+  private replaceTimer(timer: TimerState, next: TimerState | null): void {
+    const index = this.state.timers.findIndex((entry) => entry.process === timer.process && entry.key === timer.key)
+    if (index < 0) return
+    if (next === null) this.state.timers.splice(index, 1)
+    else this.state.timers[index] = next
+  }
+
+  /** C9: arm `key` in `process` unless fired with its completion standing or already live; due clocks fire at once. */
+  arm(process: ProcessName, key: string): void {
+    const clock = this.state.clocks[key]!
+    if (clock.completedAtMs !== null && this.state.deferreds[keyOf(clock.executionId, clock.deferredName)] !== undefined) return
+    this.reached.add("C9")
+    if (this.state.timers.some((timer) => timer.process === process && timer.key === key)) return
+    const timer: TimerState = { process, key, atMs: Math.max(clock.dueAtMs, this.state.nowMs), failures: 0, seq: ++this.state.seq }
+    this.state.timers.push(timer)
+    if (clock.dueAtMs <= this.state.nowMs) this.fire(timer)
+  }
+
+  /** C12: re-announce and arm every pending clock; with the flow, wake every unconsumed completion. */
+  sweep(process: ProcessName, withFlow: boolean): void {
+    this.reached.add("C12")
+    const before = new Set(Object.keys(this.state.deferreds).filter((key) => this.state.deferreds[key]!.consumedAtMs === null))
+    const pending = Object.keys(this.state.clocks).filter((key) => this.state.clocks[key]!.completedAtMs === null).sort()
+    for (const key of pending) {
+      const clock = this.state.clocks[key]!
+      this.transaction(process, (draft) =>
+        this.emit(process, draft, clockIdentity(clock.executionId, clock.clockName, 0), EVENT.clockScheduled, scheduledPayload(clock)), true)
+      this.flushes++
+      this.arm(process, key)
+    }
+    if (!withFlow) return
+    for (const key of Object.keys(this.state.deferreds).sort()) {
+      const row = this.state.deferreds[key]!
+      if (row.consumedAtMs !== null) continue
+      this.resume({ process, executionId: row.executionId, reason: "deferred", sourceId: wakeOf(row.executionId, row.deferredName) }, !before.has(key))
+    }
+  }
+}
+
+/** The payload of clock-scheduled from a stored clock. */
+export const scheduledPayload = (clock: ClockState): Json => ({
+  flowName: "flow",
+  executionId: clock.executionId,
+  clockName: clock.clockName,
+  deferredName: clock.deferredName,
+  dueAtMs: clock.dueAtMs
+})
+
+const wakeOf = (exec: string, deferred: string): string => `engine:wake:${JSON.stringify(["flow", exec, deferred])}`
+
+export { clockDeferred }

@@ -1,0 +1,237 @@
+/**
+ * One step of the clocks model: a command at a virtual time, executed by the transaction interpreter
+ * (`run.ts`), with the predictions the property compares and the rules that decide each of them.
+ */
+import {
+  clockDeferred,
+  clockIdentity,
+  consumedIdentity,
+  completedIdentity,
+  effectDescriptor,
+  effectIdentity,
+  effectOutput,
+  EVENT,
+  keyOf
+} from "./keys.ts"
+import { Crash, Defect, Run, scheduledPayload } from "./run.ts"
+import type { Command, FaultedCommand, Json, ModelState, ObservableRules, Operation, StepOutcome } from "./types.ts"
+
+/** Bound on fire instants one `advance` walks through. */
+export const MAX_INSTANTS_PER_ADVANCE = 500
+
+const success = (value: Json): Json => ({ _tag: "Success", value })
+
+/** Executes `command` on `run`; returns the call's value. */
+const execute = (run: Run, command: Command): Json => {
+  const now = run.state.nowMs
+  switch (command.op) {
+    case "scheduleClock": {
+      const key = keyOf(command.exec, command.clock)
+      run.reached.add("C8")
+      run.transaction("A", (draft) => {
+        const stored = draft.clocks[key] ??
+          { executionId: command.exec, clockName: command.clock, deferredName: clockDeferred(command.clock), dueAtMs: now + command.durationMs, completedAtMs: null }
+        draft.clocks[key] = stored
+        run.emit("A", draft, clockIdentity(command.exec, command.clock, 0), EVENT.clockScheduled, scheduledPayload(stored))
+      })
+      run.flushes++
+      run.arm("A", key)
+      return success(null)
+    }
+    case "deferredDone":
+      run.transaction("A", (draft) => run.complete("A", draft, command.exec, command.deferred, { _tag: "Success", value: command.value }, null))
+      run.flushes++
+      run.resume({ process: "A", executionId: command.exec, reason: "deferred", sourceId: null })
+      return success(null)
+    case "deferredDoneIfWaiting": {
+      run.reached.add("C6")
+      const outcome = run.transaction("A", (draft) => {
+        const waiting = draft.waiting[command.exec]
+        if (waiting === undefined || waiting.reason !== command.reason || waiting.token !== command.token) return "NotWaiting" as const
+        return run.complete("A", draft, command.exec, command.deferred, { _tag: "Success", value: command.value }, null)
+      })
+      if (outcome !== "NotWaiting") run.flushes++
+      if (outcome !== "NotWaiting") run.resume({ process: "A", executionId: command.exec, reason: "deferred", sourceId: null })
+      return success(outcome)
+    }
+    case "deferredResult":
+      return success(deferredResult(run, command.exec, command.deferred))
+    case "sweep":
+      if (command.process === "B") run.state.processB = true
+      run.sweep(command.process, command.withFlow)
+      return success(null)
+    case "advance":
+      advance(run, now + command.ms)
+      return success(null)
+    case "restart":
+      restart(run)
+      return success(null)
+    case "effect":
+      return effect(run, command.exec, command.attempt, command.fails)
+    default:
+      harnessCommand(run, command)
+      return success(null)
+  }
+}
+
+/** C7: the stored exit, with its first consumption recorded once. */
+const deferredResult = (run: Run, exec: string, deferred: string): Json => {
+  run.reached.add("C7")
+  const row = run.state.deferreds[keyOf(exec, deferred)]
+  if (row === undefined) return { _tag: "None" }
+  run.transaction("A", (draft) => {
+    const current = draft.deferreds[keyOf(exec, deferred)]!
+    if (current.consumedAtMs !== null) return
+    draft.deferreds[keyOf(exec, deferred)] = { ...current, consumedAtMs: draft.nowMs }
+    run.emit("A", draft, consumedIdentity(exec, deferred), EVENT.deferredConsumed, {
+      flowName: "flow",
+      executionId: exec,
+      deferredName: deferred,
+      consumedAtMs: draft.nowMs
+    })
+  })
+  return { _tag: "Some", value: row.exit }
+}
+
+/** Walks virtual time to `targetMs`, firing every live timer at its instant, in registration order. */
+const advance = (run: Run, targetMs: number): void => {
+  for (let instants = 0; instants < MAX_INSTANTS_PER_ADVANCE; instants++) {
+    const due = run.state.timers.filter((timer) => timer.atMs <= targetMs)
+    if (due.length === 0) break
+    const instant = Math.max(run.state.nowMs, Math.min(...due.map((timer) => timer.atMs)))
+    run.state.nowMs = instant
+    run.fireInstantsMs.push(instant)
+    const batch = run.state.timers.filter((timer) => timer.atMs <= instant).sort((a, b) => a.seq - b.seq)
+    for (const timer of batch) run.fire(timer)
+  }
+  run.state.nowMs = Math.max(run.state.nowMs, targetMs)
+}
+
+/** Process A dies (its timers with it) and starts again with its registration sweep (C12). */
+const restart = (run: Run): void => {
+  run.state.timers = run.state.timers.filter((timer) => timer.process !== "A")
+  run.fault = undefined
+  run.journalFault = undefined
+  run.sweep("A", true)
+}
+
+/** C13: intended before the effect, then succeeded or unknown. */
+const effect = (run: Run, exec: string, attempt: number, fails: boolean): Json => {
+  run.reached.add("C13")
+  const descriptor = effectDescriptor(exec, attempt)
+  const record = (status: "intended" | "succeeded" | "unknown", output?: Json) =>
+    run.transaction("A", (draft) =>
+      run.emit("A", draft, effectIdentity(exec, attempt, status), EVENT.effectBoundary, {
+        id: descriptor.id,
+        status,
+        attempt,
+        ...(output === undefined ? {} : { output })
+      }))
+  record("intended")
+  run.state.effectRuns++
+  if (fails) {
+    record("unknown")
+    return { _tag: "Failure", error: "ScriptedEffectError" }
+  }
+  record("succeeded", effectOutput(attempt))
+  return success(effectOutput(attempt))
+}
+
+/** Commands the harness performs itself (no implementation call). */
+const harnessCommand = (run: Run, command: Command): void => {
+  switch (command.op) {
+    case "rewind": {
+      delete run.state.deferreds[keyOf(command.exec, command.deferred)]
+      if (!command.keepRecords) {
+        delete run.state.journal[completedIdentity(command.exec, command.deferred)]
+        delete run.state.journal[consumedIdentity(command.exec, command.deferred)]
+      }
+      return
+    }
+    case "setWaiting":
+      run.state.waiting[command.exec] = { reason: command.reason, token: command.token }
+      return
+    case "clearWaiting":
+      delete run.state.waiting[command.exec]
+      return
+    case "latchLossy":
+      run.state.lossyLatched = true
+      return
+    default:
+      return
+  }
+}
+
+/** Rules deciding each observable of a command, before modifiers. */
+const BASE_RULES: Readonly<Record<Command["op"], ObservableRules>> = {
+  scheduleClock: { result: ["C8"], resumes: ["C9", "C10"], deferreds: ["C9", "C10"], clocks: ["C8"], journal: ["C8"] },
+  deferredDone: { result: ["C5"], resumes: ["C5", "B1b"], deferreds: ["C5"], clocks: ["C1"], journal: ["C5"] },
+  deferredDoneIfWaiting: { result: ["C6"], resumes: ["C6"], deferreds: ["C6"], clocks: ["C1"], journal: ["C6"] },
+  deferredResult: { result: ["C7"], resumes: ["C7"], deferreds: ["C7"], clocks: ["C1"], journal: ["C7"] },
+  sweep: { result: ["C12"], resumes: ["C12", "B1d"], deferreds: ["C12", "B1c"], clocks: ["C12", "B1c"], journal: ["C12"] },
+  restart: { result: ["C12"], resumes: ["C12", "B1d"], deferreds: ["C12", "B1c"], clocks: ["C12", "B1c"], journal: ["C12"] },
+  advance: { result: ["C10"], resumes: ["C10"], deferreds: ["C10", "B1a"], clocks: ["C10", "B1a"], journal: ["C10"] },
+  effect: { result: ["C13"], resumes: ["C13"], deferreds: ["C13"], clocks: ["C13"], journal: ["C13"] },
+  rewind: { result: ["C9"], resumes: ["C9"], deferreds: ["C9"], clocks: ["C9"], journal: ["C9"] },
+  setWaiting: { result: ["C6"], resumes: ["C6"], deferreds: ["C6"], clocks: ["C6"], journal: ["C6"] },
+  clearWaiting: { result: ["C6"], resumes: ["C6"], deferreds: ["C6"], clocks: ["C6"], journal: ["C6"] },
+  latchLossy: { result: ["C3", "B5"], resumes: ["C3", "B5"], deferreds: ["C3", "B5"], clocks: ["C3", "B5"], journal: ["C3", "B5"] }
+}
+
+/**
+ * The rules of a step: the command's, plus what happened. A storage fault or a failing journal write
+ * adds C4 (what commits together); a fire retried in the step adds C11 to its resumes; a fire with the
+ * lossy sink latched adds C3's "flush failures are ignored" to its resumes. Attribution picks the
+ * requirement citing most of them, so the added cause wins over the command's own rule.
+ */
+const rulesOf = (command: FaultedCommand, run: Run, crashed: boolean, result: Json): ObservableRules => {
+  const base = BASE_RULES[command.op]
+  const faulted = crashed || command.fault !== undefined || command.journalFault !== undefined
+  const durable = faulted ? ["C4", "B8"] : []
+  const retried = run.reached.has("C11") ? ["C11", "B3"] : []
+  const answer = (result as { readonly value?: unknown } | null)?.value
+  // deferredDoneIfWaiting's Created/Existing answer is C5's first-writer rule; NotWaiting is C6's.
+  const resultRules = command.op === "deferredDoneIfWaiting" && answer !== "NotWaiting" && answer !== undefined ? ["C5"] : base.result
+  return {
+    result: [...resultRules, ...retried, ...durable],
+    resumes: [...base.resumes, ...retried, ...durable],
+    deferreds: faulted ? durable : base.deferreds,
+    clocks: faulted ? durable : base.clocks,
+    journal: faulted ? durable : base.journal
+  }
+}
+
+/** Steps the model. */
+export const step = (state: ModelState, operation: Operation): StepOutcome => {
+  const run = new Run(state, operation.command, operation.atMs)
+  let result: Json
+  let crashed = false
+  try {
+    result = execute(run, operation.command)
+  } catch (error) {
+    if (error instanceof Crash) {
+      crashed = true
+      result = { _tag: "Crashed", transaction: error.transaction, phase: error.phase }
+      run.reached.add("C4")
+      const transactions = run.transactions
+      restart(run)
+      run.transactions = transactions
+    } else if (error instanceof Defect) {
+      result = { _tag: "Failure", error: error.error }
+    } else throw error
+  }
+  const next = run.state as ModelState
+  return {
+    state: next,
+    result,
+    resumes: run.resumes,
+    optionalResumes: run.optionalResumes,
+    fireInstantsMs: run.fireInstantsMs,
+    crashed,
+    transactions: run.transactions,
+    flushes: run.flushes,
+    rules: rulesOf(operation.command, run, crashed, result),
+    reached: [...run.reached].sort(),
+    why: `${operation.command.op} at ${operation.atMs}: ${crashed ? "the process crashed and restarted with its registration sweep" : "it ran to the end"}`
+  }
+}

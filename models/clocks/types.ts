@@ -1,0 +1,147 @@
+/**
+ * The state, operations and predictions of the clocks reference model (reference page `clocks.md`,
+ * seed 003). Plain JSON, no Effect, no I/O; the model never imports an implementation.
+ */
+
+/** Any JSON value. */
+export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
+
+/** The one flow of the scenarios, and the journal source the harness configures. */
+export const FLOW = "flow"
+/** The journal source (`src` in identities). */
+export const SOURCE = "engine"
+
+/** Processes: A is restarted after crashes; B is a second engine on the same storage. */
+export type ProcessName = "A" | "B"
+
+/** A stored completion, as observed. */
+export interface DeferredState {
+  readonly executionId: string
+  readonly deferredName: string
+  readonly exit: Json
+  readonly metadata: Json
+  readonly completedAtMs: number
+  readonly consumedAtMs: number | null
+}
+
+/** A stored clock, as observed. */
+export interface ClockState {
+  readonly executionId: string
+  readonly clockName: string
+  readonly deferredName: string
+  readonly dueAtMs: number
+  readonly completedAtMs: number | null
+}
+
+/** A journal record: its projection (payload without digests) and its full content for conflicts. */
+export interface RecordState {
+  readonly eventType: string
+  readonly payload: Json
+  readonly content: string
+}
+
+/** A live timer of a process. */
+export interface TimerState {
+  readonly process: ProcessName
+  /** Clock key `exec/clock`. */
+  readonly key: string
+  readonly atMs: number
+  /** Failed fires so far. */
+  readonly failures: number
+  /** Registration order (the virtual clock wakes equal deadlines in this order). */
+  readonly seq: number
+}
+
+/** The model's whole state. */
+export interface ModelState {
+  readonly nowMs: number
+  readonly deferreds: Readonly<Record<string, DeferredState>>
+  readonly clocks: Readonly<Record<string, ClockState>>
+  /** Records by identity `runId|sourceId|seq`. */
+  readonly journal: Readonly<Record<string, RecordState>>
+  readonly timers: ReadonlyArray<TimerState>
+  readonly processB: boolean
+  readonly waiting: Readonly<Record<string, { readonly reason: string; readonly token: string }>>
+  readonly lossyLatched: boolean
+  /** Executions of scripted irreversible effects. */
+  readonly effectRuns: number
+  readonly seq: number
+}
+
+/** A storage fault on the n-th outermost transaction of process A in one operation. */
+export interface TransactionFault {
+  readonly transaction: number
+  readonly phase: "inside" | "afterCommit" | "lostReply"
+}
+
+/** One command of a scenario. */
+export type Command =
+  | { readonly op: "scheduleClock"; readonly exec: string; readonly clock: string; readonly durationMs: number }
+  | { readonly op: "deferredDone"; readonly exec: string; readonly deferred: string; readonly value: number }
+  | {
+    readonly op: "deferredDoneIfWaiting"
+    readonly exec: string
+    readonly deferred: string
+    readonly value: number
+    readonly reason: string
+    readonly token: string
+  }
+  | { readonly op: "deferredResult"; readonly exec: string; readonly deferred: string }
+  | { readonly op: "sweep"; readonly process: ProcessName; readonly withFlow: boolean }
+  | { readonly op: "advance"; readonly ms: number }
+  | { readonly op: "restart" }
+  | { readonly op: "rewind"; readonly exec: string; readonly deferred: string; readonly keepRecords: boolean }
+  | { readonly op: "setWaiting"; readonly exec: string; readonly reason: string; readonly token: string }
+  | { readonly op: "clearWaiting"; readonly exec: string }
+  | { readonly op: "latchLossy" }
+  | { readonly op: "effect"; readonly exec: string; readonly attempt: number; readonly fails: boolean }
+
+/** A command with its faults: a storage fault and/or the n-th durable emit of process A failing. */
+export type FaultedCommand = Command & { readonly fault?: TransactionFault; readonly journalFault?: number }
+
+/** What the model steps: a command at a virtual time. */
+export interface Operation {
+  readonly command: FaultedCommand
+  readonly atMs: number
+}
+
+/** One `scheduleResume` call. */
+export interface Resume {
+  readonly process: ProcessName
+  readonly executionId: string
+  readonly reason: "deferred" | "clock"
+  readonly sourceId: string | null
+}
+
+/** Rules deciding each observable of a step. */
+export interface ObservableRules {
+  readonly result: ReadonlyArray<string>
+  readonly resumes: ReadonlyArray<string>
+  readonly deferreds: ReadonlyArray<string>
+  readonly clocks: ReadonlyArray<string>
+  readonly journal: ReadonlyArray<string>
+}
+
+/** What one step predicts. */
+export interface StepOutcome {
+  readonly state: ModelState
+  /** `{_tag: "Success", value}`, `{_tag: "Failure", error}` or `{_tag: "Crashed", transaction, phase}`. */
+  readonly result: Json
+  /** Resumes the step must make (any order). */
+  readonly resumes: ReadonlyArray<Resume>
+  /** Resumes the step may make (a sweep's wake of a completion its own fire made meanwhile). */
+  readonly optionalResumes: ReadonlyArray<Resume>
+  /** The instants at which timers fired, in order (the harness advances through them). */
+  readonly fireInstantsMs: ReadonlyArray<number>
+  /** Process A crashed and was restarted (its registration sweep ran). */
+  readonly crashed: boolean
+  /** Storage transactions process A started. */
+  readonly transactions: number
+  /** Lossy flushes the step makes (after each committed call or fire, and per swept clock). */
+  readonly flushes: number
+  readonly rules: ObservableRules
+  /** Rules of what the step reached (coverage). */
+  readonly reached: ReadonlyArray<string>
+  /** One plain sentence: why the model expects this. */
+  readonly why: string
+}

@@ -1,0 +1,106 @@
+/**
+ * `execute` of the clocks properties, through the generic model-based loop (`harness/ModelBased.ts`).
+ *
+ * Every step is stepped on the model first (it also tells the harness the instants at which timers
+ * fire, so virtual time walks through them one by one and each fire settles before the next), then
+ * called on the implementation through the session. Model-based properties compare every observable
+ * with the model (`checks.ts`); the liveness property compares the model-free invariants of the
+ * idempotence guarantee (`invariants.ts`) after each step and ends with the liveness phase
+ * (`livenessPhase.ts`), so a bug that only loses work is caught by the liveness requirements.
+ */
+import { Effect, References, type Scope } from "effect"
+import { type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
+import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
+import { nowMs } from "../../harness/VirtualClock.ts"
+import type { HarnessError } from "../../harness/errors.ts"
+import { clocksModel, type FaultedCommand, keyOf, type ModelState } from "../../models/clocks/index.ts"
+import { clocksAttributor } from "../../spec/clocks.ts"
+import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
+import type { ClocksScenario } from "./arbitraries.ts"
+import { clocksChecks } from "./checks.ts"
+import { emptyMemory, invariantChecks } from "./invariants.ts"
+import { livenessPhase, type LivenessContext } from "./livenessPhase.ts"
+import { observeRows } from "./observe.ts"
+import { type ClocksSession, openClocksSession } from "./session.ts"
+
+/** Bound on commands executed from one scenario. */
+export const MAX_COMMANDS = 60
+
+/** How a property compares each step. */
+export type Comparison = "model" | "invariants"
+
+const faultWords = (command: FaultedCommand): string | undefined => {
+  const words = [
+    command.fault === undefined ? undefined : `${command.fault.phase} storage transaction ${command.fault.transaction}`,
+    command.journalFault === undefined ? undefined : `durable emit ${command.journalFault} fails`
+  ].filter((word) => word !== undefined)
+  return words.length === 0 ? undefined : words.join(", ")
+}
+
+/** Requirements a step reached, from the rules the model says it exercised. */
+const coveredBy = (reached: ReadonlyArray<string>, comparison: Comparison): ReadonlyArray<string> =>
+  comparison === "model"
+    ? clocksAttributor.requirementsWithPrimaryRules(reached).filter((id) => id !== "CLK-004" || reached.includes("B5"))
+    : clocksAttributor.requirementsWithPrimaryRules(["IG1", "IG2", "IG3", "IG4"].filter((rule) =>
+      rule === "IG1" ? reached.includes("C10") : rule === "IG2" ? reached.includes("C5") || reached.includes("C10") : reached.length > 0))
+
+/** One command step on both sides. */
+const commandStep = (
+  session: ClocksSession,
+  environment: ExecutionEnvironment,
+  comparison: Comparison,
+  state: { model: ModelState; readonly memory: ReturnType<typeof emptyMemory>; readonly liveness: LivenessContext },
+  command: FaultedCommand,
+  index: number
+) =>
+  Effect.gen(function*() {
+    const atMs = yield* nowMs
+    const outcome = clocksModel.step(state.model, { command, atMs })
+    state.model = outcome.state
+    const resumesBefore = session.resumeLog().length
+    const flushFailuresBefore = session.flushFailures()
+    const result = yield* session.call(command, index, outcome.fireInstantsMs)
+    if (command.op === "rewind") state.memory.completions.delete(keyOf(command.exec, command.deferred))
+    state.liveness.noteCall(command, result)
+    const observed = yield* observeRows(environment.database.sql)
+    state.liveness.noteCompletions(observed, resumesBefore)
+    const resumes = session.resumeLog().slice(resumesBefore)
+    const checks = comparison === "model"
+      ? clocksChecks({ outcome, actualResult: result, resumes, observed, lossyRecords: session.lossyRecords(), effectRuns: session.effectRuns(), flushFailures: session.flushFailures() - flushFailuresBefore })
+      : invariantChecks(observed, state.memory)
+    const fault = faultWords(command)
+    const executed: ExecutedStep = {
+      record: {
+        operation: command.op,
+        args: toJson(command),
+        virtualTimeMs: atMs,
+        implementation: result,
+        model: comparison === "model" ? outcome.result : null,
+        ...(fault === undefined ? {} : { fault }),
+        implementationState: { deferreds: observed.deferreds, clocks: observed.clocks, resumes: toJson(resumes) } as Json,
+        modelState: toJson({ deferreds: Object.values(outcome.state.deferreds), clocks: Object.values(outcome.state.clocks), resumes: outcome.resumes })
+      },
+      checks,
+      covered: coveredBy([...outcome.reached, ...(outcome.resumes.length > 0 ? ["C5"] : [])], comparison),
+      described: `${clocksModel.describeOperation({ command, atMs })}${fault === undefined ? "" : ` (${fault})`}`
+    }
+    return executed
+  })
+
+/**
+ * Builds the `execute` of a clocks property bound to `implementation`.
+ *
+ * @example const execute = executeClocks(shippedClocks, "model")
+ */
+export const executeClocks = (implementation: ClocksImplementation, comparison: Comparison) =>
+(scenario: ClocksScenario, environment: ExecutionEnvironment): Effect.Effect<ExecutionTrace, HarnessError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const session = yield* openClocksSession(implementation, environment)
+    const state = { model: clocksModel.init(yield* nowMs), memory: emptyMemory(), liveness: livenessPhase(session, environment) }
+    const commands = scenario.commands.slice(0, MAX_COMMANDS)
+    return yield* runModelBased<FaultedCommand | "liveness">({
+      maxCommands: MAX_COMMANDS + 1,
+      attributor: clocksAttributor,
+      step: (command, index) => (command === "liveness" ? state.liveness.step(index) : commandStep(session, environment, comparison, state, command, index))
+    }, comparison === "invariants" ? [...commands, "liveness"] : commands)
+  }).pipe(Effect.provideService(References.MinimumLogLevel, "None"))

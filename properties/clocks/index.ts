@@ -1,0 +1,72 @@
+/**
+ * The clocks suite: the requirement catalog and the properties that drive a clocks implementation.
+ *
+ * - `clocks/model`: schedules, completions (first writer, if-waiting), consumptions, the live timer
+ *   under virtual time, restarts with their registration sweep, sweeps, rewinds (with and without
+ *   their records), a latched lossy sink and effect boundaries, every step compared with the model.
+ * - `clocks/faults`: the same under storage faults (crash inside or after the n-th transaction, lost
+ *   reply) and failing journal writes, on every call whose transactions are deterministic, fires included.
+ * - `clocks/concurrent`: a second engine process B sweeps the same storage and arms the same clocks,
+ *   so both processes fire each clock at the same instant: truly concurrent transactions on separate
+ *   connections where the adapter has independent connections, one after the other elsewhere.
+ * - `clocks/liveness`: faults, the idempotence guarantee's invariants after every step (no model),
+ *   then the run to quiescence and the liveness requirements (`harness/Liveness.ts`).
+ *
+ * @example
+ * const suite = clocksSuite() // the shipped implementation
+ */
+import type { PropertyDefinition } from "../../harness/Property.ts"
+import type { SubjectSuite } from "../../harness/Suite.ts"
+import { clockRequirements } from "../../spec/clocks.ts"
+import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
+import { shippedClocks } from "../../subjects/clocks/index.ts"
+import { type ClocksScenario, clocksScenario, type ScenarioShape } from "./arbitraries.ts"
+import { type Comparison, executeClocks } from "./execute.ts"
+
+/** Requirements the model-compared properties witness (C1-C13). */
+const RULE_REQUIREMENTS = clockRequirements.map((requirement) => requirement.id).filter((id) => id <= "CLK-015")
+/** Requirements of the liveness property (the guarantee's invariants and liveness). */
+const GUARANTEE_REQUIREMENTS = clockRequirements.map((requirement) => requirement.id).filter((id) => id > "CLK-015")
+
+/** Shapes of the four properties. */
+export const CLOCKS_SHAPES = {
+  model: { faults: false, secondProcess: false, rowOnlyRewinds: true, maxCommands: 8 },
+  faults: { faults: true, secondProcess: false, rowOnlyRewinds: true, maxCommands: 8 },
+  concurrent: { faults: false, secondProcess: true, rowOnlyRewinds: false, maxCommands: 6 },
+  liveness: { faults: true, secondProcess: false, rowOnlyRewinds: false, maxCommands: 7 }
+} as const satisfies Record<string, ScenarioShape>
+
+const property = (
+  implementation: ClocksImplementation,
+  id: string,
+  title: string,
+  shape: ScenarioShape,
+  comparison: Comparison,
+  requirements: ReadonlyArray<string>,
+  connections = 1
+): PropertyDefinition<any> => ({
+  id,
+  subject: "clocks",
+  title,
+  requirements,
+  needs: [],
+  implementation: implementation.name,
+  connections,
+  scenario: () => clocksScenario(shape),
+  execute: (scenario: ClocksScenario, environment) => executeClocks(implementation, comparison)(scenario, environment),
+  truncate: (scenario: ClocksScenario, trace) =>
+    trace.steps.length >= scenario.commands.length ? scenario : { ...scenario, commands: scenario.commands.slice(0, trace.steps.length) }
+})
+
+/** The clocks suite bound to `implementation` (default: the shipped one). */
+export const clocksSuite = (implementation: ClocksImplementation = shippedClocks): SubjectSuite => ({
+  subject: "clocks",
+  implementation: implementation.name,
+  requirements: clockRequirements,
+  properties: [
+    property(implementation, "clocks/model", "engine vs model: schedules, completions, consumptions, live timers, restarts, sweeps, rewinds, effect boundaries", CLOCKS_SHAPES.model, "model", RULE_REQUIREMENTS),
+    property(implementation, "clocks/faults", "engine vs model under crashes inside and after commit, lost replies and failing journal writes, fires included", CLOCKS_SHAPES.faults, "model", RULE_REQUIREMENTS),
+    property(implementation, "clocks/concurrent", "two engine processes firing the same clocks at once (separate connections where the adapter has them)", CLOCKS_SHAPES.concurrent, "model", RULE_REQUIREMENTS, 2),
+    property(implementation, "clocks/liveness", "idempotence invariants after every step under faults, then the run to quiescence and liveness", CLOCKS_SHAPES.liveness, "invariants", GUARANTEE_REQUIREMENTS)
+  ]
+})

@@ -1,0 +1,262 @@
+/**
+ * The implementation side of one clocks scenario: process A built over the harness's storage
+ * boundary (so storage faults strike it), an optional process B on an independent connection when
+ * the adapter has one (two engines firing the same clock at once), the journal, the run registry
+ * and the `scheduleResume` recorder the harness injects, each command mapped to its call, and what is
+ * observed after it. A crash ends A from outside; the session then closes A's scope (its timers die
+ * with it) and starts A again with its registration sweep (`sweepDue(flow)`), as a restarted engine does.
+ */
+import { Cause, Data, Effect, Exit, Option, Scope } from "effect"
+import type { SqlClient } from "effect/sql"
+import { resultJson } from "../../harness/ModelBased.ts"
+import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
+import { makeTransactionProbe, settleTransactions as settle, type TransactionProbe } from "../../harness/TransactionProbe.ts"
+import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
+import { advanceByMs, nowMs } from "../../harness/VirtualClock.ts"
+import { HarnessError } from "../../harness/errors.ts"
+import { effectDescriptor, effectOutput, FLOW, type FaultedCommand, type ProcessName, SOURCE } from "../../models/clocks/index.ts"
+import type { ClocksImplementation, ClocksService, ResumeReason } from "../../subjects/clocks/api.ts"
+import { FlowInstance } from "../../subjects/clocks/api.ts"
+import { clocksDialect } from "../../subjects/clocks/dialect.ts"
+import { type JournalControls, makeHarnessJournal } from "./journalHarness.ts"
+
+/** A scripted irreversible effect's failure. */
+export class ScriptedEffectError extends Data.TaggedError("ScriptedEffectError")<{}> {}
+
+/** One recorded `scheduleResume` call, with the session step it happened in. */
+export interface LoggedResume {
+  readonly process: ProcessName
+  readonly executionId: string
+  readonly reason: ResumeReason
+  readonly sourceId: string | null
+  readonly step: number
+}
+
+interface Process {
+  readonly scope: Scope.Closeable
+  readonly service: ClocksService
+  readonly probe: TransactionProbe
+  readonly controls: JournalControls
+}
+
+/** One scenario's implementation side. */
+export interface ClocksSession {
+  readonly boundary: StorageBoundary
+  /** Runs one command with its faults armed, advancing through `waypointsMs` for `advance`. */
+  readonly call: (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>) => Effect.Effect<Json, HarnessError>
+  /** Advances virtual time by `ms` and waits for quiet; returns the activity it saw. */
+  readonly advanceQuietly: (ms: number, step: number) => Effect.Effect<number, HarnessError>
+  readonly resumeLog: () => ReadonlyArray<LoggedResume>
+  /** Transactions started by every process plus resumes recorded so far (an activity counter). */
+  readonly activity: () => number
+  /** Event types sent to the lossy channel so far. */
+  readonly lossyRecords: () => ReadonlyArray<string>
+  /** Executions of scripted irreversible effects so far. */
+  readonly effectRuns: () => number
+  /** Lossy flushes the latched sink failed so far. */
+  readonly flushFailures: () => number
+}
+
+/** A failure of the harness's own work, as a `HarnessError` naming `what`. */
+export const harnessError = (what: string) => (cause: unknown) =>
+  new HarnessError({
+    message: `clocks property: ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    hint: "the adapter's database or the implementation's make failed outside a scenario's calls",
+    cause
+  })
+
+/** The error of a failed call, by tag (`JournalError`, `SqlError`, `ScriptedEffectError`, ...). */
+export const errorName = (error: unknown): Json => {
+  if (typeof error !== "object" || error === null || !("_tag" in error) || typeof (error as { _tag: unknown })._tag !== "string") {
+    return `untagged ${String(error)}`
+  }
+  const reason = (error as { readonly reason?: unknown }).reason
+  return typeof reason === "string" ? `${(error as { _tag: string })._tag}:${reason}` : (error as { _tag: string })._tag
+}
+
+/** Opens the session for `implementation` on the environment's database. */
+export const openClocksSession = (implementation: ClocksImplementation, environment: ExecutionEnvironment): Effect.Effect<ClocksSession, HarnessError> =>
+  Effect.gen(function*() {
+    const database = environment.database
+    const dialect = clocksDialect(environment.dialect)
+    const boundary = makeStorageBoundary(database.sql, database.platformAlarm)
+    const shared = { latched: false, flushFailures: 0, lossy: [] as Array<string> }
+    const waiting = new Map<string, { readonly reason: string; readonly token: string }>()
+    const resumes: Array<LoggedResume> = []
+    let currentStep = 0
+    let effectRuns = 0
+
+    const build = (name: ProcessName, client: SqlClient.SqlClient) =>
+      Effect.gen(function*() {
+        const probe = makeTransactionProbe(client)
+        const scope = yield* Scope.make()
+        const { journal, controls } = yield* makeHarnessJournal(probe.sql, dialect, shared)
+        const service = yield* implementation.make({
+          sql: probe.sql,
+          dialect: environment.dialect,
+          journal,
+          runs: { waiting: (executionId) => Effect.sync(() => Option.fromNullishOr(waiting.get(executionId))) },
+          owner: `process-${name}`,
+          journalSource: SOURCE,
+          scheduleResume: (_flowName, executionId, reason, sourceId) =>
+            Effect.sync(() => {
+              resumes.push({ process: name, executionId, reason, sourceId: sourceId ?? null, step: currentStep })
+            })
+        }).pipe(Scope.provide(scope))
+        const process: Process = { scope, service, probe, controls }
+        return process
+      }).pipe(Effect.mapError(harnessError(`building process ${name} of ${implementation.name}`)))
+
+    let processA = yield* build("A", boundary.sql)
+    let processB: Process | undefined
+    const probes = () => (processB === undefined ? [processA.probe] : [processA.probe, processB.probe])
+    const quiet = Effect.asVoid(settle(probes()))
+
+    /** A dies and starts again with its registration sweep; the sweep's outcome is the restart's result. */
+    const restartA = Effect.gen(function*() {
+      yield* Scope.close(processA.scope, Exit.void)
+      boundary.arm(undefined)
+      processA.controls.arm(undefined)
+      processA = yield* build("A", boundary.sql)
+      const swept = yield* boundary.run(Effect.as(Effect.tap(processA.service.sweepDue(FLOW), () => Effect.suspend(() => settle(probes()))), null as Json))
+      return resultJson(swept, errorName)
+    })
+
+    const processOf = (name: ProcessName) =>
+      Effect.gen(function*() {
+        if (name === "A") return processA
+        if (processB === undefined) processB = yield* build("B", database.connections[1] ?? database.sql)
+        return processB
+      })
+
+    const advanceThrough = (waypointsMs: ReadonlyArray<number>, targetMs: number) =>
+      Effect.gen(function*() {
+        for (const instant of [...waypointsMs, targetMs]) {
+          const now = yield* nowMs
+          yield* advanceByMs(Math.max(0, instant - now))
+          yield* Effect.suspend(() => settle(probes()))
+        }
+      })
+
+    const callOf = (command: FaultedCommand, waypointsMs: ReadonlyArray<number>): Effect.Effect<Json, unknown> =>
+      Effect.gen(function*() {
+        const service = processA.service
+        switch (command.op) {
+          case "scheduleClock":
+            yield* service.scheduleClock({ _tag: FLOW }, {
+              executionId: command.exec,
+              clock: { name: command.clock, durationMs: command.durationMs, deferred: { name: `${command.clock}:fired` } }
+            })
+            return null
+          case "deferredDone":
+            yield* service.deferredDone({ flowName: FLOW, executionId: command.exec, deferredName: command.deferred, exit: { _tag: "Success", value: command.value } })
+            return null
+          case "deferredDoneIfWaiting":
+            return yield* service.deferredDoneIfWaiting({
+              flowName: FLOW,
+              executionId: command.exec,
+              deferredName: command.deferred,
+              exit: { _tag: "Success", value: command.value },
+              reason: command.reason,
+              token: command.token
+            })
+          case "deferredResult": {
+            const exit = yield* service.deferredResult({ name: command.deferred }).pipe(
+              Effect.provideService(FlowInstance, { flow: { _tag: FLOW }, executionId: command.exec })
+            )
+            return Option.isSome(exit) ? { _tag: "Some", value: exit.value as Json } : { _tag: "None" }
+          }
+          case "sweep":
+            yield* (yield* processOf(command.process)).service.sweepDue(command.withFlow ? FLOW : undefined)
+            return null
+          case "advance":
+            yield* advanceThrough(waypointsMs, (yield* nowMs) + command.ms)
+            return null
+          case "effect":
+            return yield* service.withEffectBoundary(
+              effectDescriptor(command.exec, command.attempt),
+              Effect.suspend(() => {
+                effectRuns++
+                return command.fails ? Effect.fail(new ScriptedEffectError()) : Effect.succeed(effectOutput(command.attempt))
+              })
+            )
+          default:
+            return yield* Effect.die(new Error(`command ${command.op} has no implementation call`))
+        }
+      })
+
+    /** Commands the harness performs itself. */
+    const harnessCommand = (command: FaultedCommand) =>
+      Effect.gen(function*() {
+        switch (command.op) {
+          case "restart":
+            return yield* restartA
+          case "setWaiting":
+            waiting.set(command.exec, { reason: command.reason, token: command.token })
+            return
+          case "clearWaiting":
+            waiting.delete(command.exec)
+            return
+          case "latchLossy":
+            processA.controls.latch()
+            return
+          case "rewind":
+            return yield* rewind(database.sql, command.exec, command.deferred, command.keepRecords)
+        }
+      })
+
+    const call = (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>) =>
+      Effect.gen(function*() {
+        currentStep = step
+        if (command.op === "restart" || command.op === "setWaiting" || command.op === "clearWaiting" || command.op === "latchLossy" || command.op === "rewind") {
+          const done = yield* harnessCommand(command).pipe(Effect.mapError(harnessError(`the harness command ${command.op}`)))
+          return done ?? ({ _tag: "Success", value: null } as Json)
+        }
+        boundary.arm(command.fault)
+        processA.controls.arm(command.journalFault)
+        const outcome = yield* boundary.run(Effect.tap(callOf(command, waypointsMs), () => Effect.suspend(() => settle(probes()))))
+        boundary.arm(undefined)
+        processA.controls.arm(undefined)
+        const result = resultJson(
+          outcome._tag === "Completed" && Exit.isSuccess(outcome.exit) ? { _tag: "Completed", exit: Exit.succeed(outcome.exit.value as Json) } : outcome,
+          (error) => errorName(error)
+        )
+        if (outcome._tag === "Crashed") yield* restartA.pipe(Effect.mapError(harnessError("restarting process A after its crash")))
+        return result
+      })
+
+    const advanceQuietly = (ms: number, step: number) =>
+      Effect.gen(function*() {
+        currentStep = step
+        const before = activityNow()
+        yield* advanceByMs(ms)
+        yield* quiet
+        return activityNow() - before
+      })
+
+    const activityNow = () => probes().reduce((sum, probe) => sum + probe.started(), 0) + resumes.length
+
+    return {
+      boundary,
+      call,
+      advanceQuietly,
+      resumeLog: () => resumes,
+      activity: activityNow,
+      lossyRecords: () => shared.lossy,
+      effectRuns: () => effectRuns,
+      flushFailures: () => shared.flushFailures
+    }
+  })
+
+/** The harness's rewind: drops a completion row and, unless `keepRecords`, its records (time travel's truncation). */
+const rewind = (sql: SqlClient.SqlClient, exec: string, deferred: string, keepRecords: boolean) =>
+  Effect.gen(function*() {
+    yield* sql`DELETE FROM engine_deferreds WHERE flow_name = ${FLOW} AND execution_id = ${exec} AND deferred_name = ${deferred}`
+    if (keepRecords) return
+    const key = JSON.stringify([FLOW, exec, deferred])
+    for (const sourceId of [`${SOURCE}:deferred:${key}`, `${SOURCE}:deferred-consumed:${key}`]) {
+      yield* sql`DELETE FROM journal_events WHERE run_id = ${exec} AND source_id = ${sourceId} AND source_seq = 0`
+    }
+  })
+
+export { Cause }

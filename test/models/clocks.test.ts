@@ -1,0 +1,117 @@
+/**
+ * The clocks reference model on its own: first writer wins, absolute deadlines, the fire's one
+ * transaction and its retry backoff, storage faults at the transaction they name, sweeps and wakes,
+ * rewinds and conflicts, effect boundaries. Pure: no database, no Effect.
+ */
+import { describe, expect, it } from "vitest"
+import { clocksModel, clockIdentity, completedIdentity, type FaultedCommand, keyOf, type ModelState, retryDelayMs } from "../../models/clocks/index.ts"
+
+const T0 = 1_000_000
+
+/** Steps `commands` in order from the initial state, each at the model's current time. */
+const run = (commands: ReadonlyArray<FaultedCommand>, from: ModelState = clocksModel.init(T0)) => {
+  let state = from
+  const outcomes = commands.map((command) => {
+    const outcome = clocksModel.step(state, { command, atMs: state.nowMs })
+    state = outcome.state
+    return outcome
+  })
+  return { state, outcomes }
+}
+
+describe("clocks model", () => {
+  it("first writer wins: a repeat answers Existing, keeps the first value and still resumes", () => {
+    const { state, outcomes } = run([
+      { op: "deferredDone", exec: "e1", deferred: "sig", value: 1 },
+      { op: "deferredDoneIfWaiting", exec: "e1", deferred: "sig", value: 2, reason: "r", token: "k" },
+      { op: "setWaiting", exec: "e1", reason: "r", token: "k" },
+      { op: "deferredDoneIfWaiting", exec: "e1", deferred: "sig", value: 2, reason: "r", token: "k" }
+    ])
+    expect(outcomes[1]!.result).toEqual({ _tag: "Success", value: "NotWaiting" })
+    expect(outcomes[1]!.resumes).toEqual([])
+    expect(outcomes[3]!.result).toEqual({ _tag: "Success", value: "Existing" })
+    expect(outcomes[3]!.resumes).toHaveLength(1)
+    expect(state.deferreds[keyOf("e1", "sig")]!.exit).toEqual({ _tag: "Success", value: 1 })
+  })
+
+  it("a clock's deadline is absolute: a replay keeps it; the fire completes the deferred and the clock once", () => {
+    const { state, outcomes } = run([
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "advance", ms: 500 },
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "advance", ms: 600 }
+    ])
+    expect(state.clocks[keyOf("e1", "t1")]).toMatchObject({ dueAtMs: T0 + 1_000, completedAtMs: T0 + 1_000 })
+    expect(outcomes[3]!.fireInstantsMs).toEqual([T0 + 1_000])
+    expect(outcomes[3]!.resumes).toEqual([{ process: "A", executionId: "e1", reason: "clock", sourceId: null }])
+    expect(state.journal[clockIdentity("e1", "t1", 1)]).toBeDefined()
+    expect(state.journal[completedIdentity("e1", "t1:fired")]).toBeDefined()
+  })
+
+  it("a failed fire is retried after 100 ms, then 200 ms, and keeps the first success", () => {
+    const { state, outcomes } = run([
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "advance", ms: 1_000, journalFault: 1 },
+      { op: "advance", ms: 1_000 }
+    ])
+    expect(outcomes[1]!.resumes).toEqual([])
+    expect(outcomes[2]!.fireInstantsMs).toEqual([T0 + 1_100])
+    expect(state.clocks[keyOf("e1", "t1")]!.completedAtMs).toBe(T0 + 1_100)
+    expect([1, 2, 3, 9, 30].map(retryDelayMs)).toEqual([100, 200, 400, 25_600, 30_000])
+  })
+
+  it("a crash after the fire's commit keeps it, loses the resume, and the registration sweep wakes the run", () => {
+    const { state, outcomes } = run([
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "advance", ms: 2_000, fault: { transaction: 1, phase: "afterCommit" } }
+    ])
+    expect(outcomes[1]!.result).toEqual({ _tag: "Crashed", transaction: 1, phase: "afterCommit" })
+    expect(outcomes[1]!.resumes).toEqual([{ process: "A", executionId: "e1", reason: "deferred", sourceId: 'engine:wake:["flow","e1","t1:fired"]' }])
+    expect(state.clocks[keyOf("e1", "t1")]!.completedAtMs).toBe(T0 + 1_000)
+  })
+
+  it("a crash inside the fire's transaction rolls it back and the restart fires the due clock at once", () => {
+    const { state, outcomes } = run([
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "advance", ms: 2_000, fault: { transaction: 1, phase: "inside" } }
+    ])
+    expect(outcomes[1]!.result).toEqual({ _tag: "Crashed", transaction: 1, phase: "inside" })
+    expect(state.clocks[keyOf("e1", "t1")]!.completedAtMs).toBe(T0 + 1_000)
+    expect(outcomes[1]!.resumes.map((resume) => resume.reason)).toEqual(["clock"])
+  })
+
+  it("a rewind that keeps the records makes a different re-completion an idempotency conflict", () => {
+    const { outcomes } = run([
+      { op: "deferredDone", exec: "e1", deferred: "sig", value: 1 },
+      { op: "rewind", exec: "e1", deferred: "sig", keepRecords: true },
+      { op: "deferredDone", exec: "e1", deferred: "sig", value: 2 }
+    ])
+    expect(outcomes[2]!.result).toEqual({ _tag: "Failure", error: "JournalError:idempotency_conflict" })
+  })
+
+  it("a fired clock whose completion was rewound is armed again by a replayed schedule; completedAt stays", () => {
+    const { state, outcomes } = run([
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "advance", ms: 1_000 },
+      { op: "rewind", exec: "e1", deferred: "t1:fired", keepRecords: false },
+      { op: "advance", ms: 100 },
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 }
+    ])
+    expect(outcomes[4]!.resumes.map((resume) => resume.reason)).toEqual(["clock"])
+    expect(state.clocks[keyOf("e1", "t1")]!.completedAtMs).toBe(T0 + 1_000)
+    expect(state.deferreds[keyOf("e1", "t1:fired")]!.completedAtMs).toBe(T0 + 1_100)
+  })
+
+  it("an effect runs only after its intended record commits", () => {
+    const { state, outcomes } = run([{ op: "effect", exec: "e1", attempt: 1, fails: false, fault: { transaction: 1, phase: "inside" } }])
+    expect(outcomes[0]!.result).toEqual({ _tag: "Crashed", transaction: 1, phase: "inside" })
+    expect(state.effectRuns).toBe(0)
+  })
+
+  it("is pure: stepping never changes the state it was given", () => {
+    const initial = clocksModel.init(T0)
+    const frozen = JSON.stringify(initial)
+    run([{ op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 }, { op: "advance", ms: 5_000 }], initial)
+    expect(JSON.stringify(initial)).toBe(frozen)
+  })
+})
