@@ -13,10 +13,18 @@ import type { SubjectSuite } from "../harness/Suite.ts"
 import { adapterRequirements } from "../spec/adapter.ts"
 import { adapterProperties } from "./adapter/index.ts"
 import { alarmsPlugin } from "./alarms/plugin.ts"
+import { contentPlugin } from "./content/plugin.ts"
+import { clocksPlugin } from "./clocks/plugin.ts"
+import { cronPlugin } from "./cron/plugin.ts"
+import { poolPlugin } from "./pool/plugin.ts"
 
 /** Every subject plugin; a third-party implementation can be bound to each. */
 export const subjectPlugins: ReadonlyArray<AnySubjectPlugin> = [
-  alarmsPlugin
+  alarmsPlugin,
+  contentPlugin,
+  clocksPlugin,
+  cronPlugin,
+  poolPlugin
 ]
 
 /** The storage adapter contract: the first suite `certify` runs on a vendor's adapter (not bindable). */
