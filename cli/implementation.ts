@@ -39,6 +39,13 @@ const bindingOf = (value: unknown, specifier: string, modulePath: string): Imple
         message: `implementation module ${specifier} binds subject ${JSON.stringify(resolved.subject)}, which cannot take a third-party implementation`,
         hint: `bind one of: ${subjectPlugins.map((plugin) => plugin.name).join(", ")}`
       })
+    case "Ambiguous": {
+      const names = resolved.plugins.map((plugin) => plugin.name)
+      return new UsageError({
+        message: `implementation module ${specifier} exports an implementation that fits the API of several subjects (${names.join(", ")})`,
+        hint: `say which: export default { subject: ${JSON.stringify(names[0])}, implementation, version }`
+      })
+    }
     case "NotAnImplementation": {
       const type = resolved.plugin.implementationType
       return new UsageError({ message: `implementation module ${specifier}: \`implementation\` is not an ${type.name} (needs ${type.needs})`, hint: EXPORT_HINT })

@@ -108,14 +108,19 @@ export type ExportBinding =
   | { readonly _tag: "UnknownSubject"; readonly subject: unknown }
   /** A binding whose `implementation` fails its subject's guard. */
   | { readonly _tag: "NotAnImplementation"; readonly plugin: AnySubjectPlugin }
+  /**
+   * A bare implementation that fits the API of several subjects (alarms, content, clocks and cron all
+   * take `{ name, make }`): binding it to the first would run the wrong requirements on it.
+   */
+  | { readonly _tag: "Ambiguous"; readonly plugins: ReadonlyArray<AnySubjectPlugin> }
 
 const versionOf = (value: unknown): string | undefined =>
   typeof value === "string" && value.length > 0 ? value : undefined
 
 /**
  * Reads one export of an implementation module: a binding `{ subject, implementation, version? }`,
- * or a bare implementation of some plugin's subject (the first plugin whose guard accepts it).
- * `undefined` when the value is neither.
+ * or a bare implementation of exactly one plugin's subject (`Ambiguous` when several guards accept it:
+ * the module must then say which subject). `undefined` when the value is neither.
  *
  * @example resolveExportBinding(subjectPlugins, { subject: "alarms", implementation: mine })?._tag // "Bound"
  */
@@ -128,7 +133,9 @@ export const resolveExportBinding = (plugins: ReadonlyArray<AnySubjectPlugin>, v
     if (!plugin.isImplementation(candidate.implementation)) return { _tag: "NotAnImplementation", plugin }
     return { _tag: "Bound", plugin, implementation: candidate.implementation, version: versionOf(candidate.version) }
   }
-  const plugin = plugins.find((entry) => entry.isImplementation(value))
+  const accepting = plugins.filter((entry) => entry.isImplementation(value))
+  if (accepting.length > 1) return { _tag: "Ambiguous", plugins: accepting }
+  const plugin = accepting[0]
   return plugin === undefined ? undefined : { _tag: "Bound", plugin, implementation: value as SubjectImplementation, version: versionOf(candidate.version) }
 }
 

@@ -66,6 +66,9 @@ export const suitesOfModule = (module: Readonly<Record<string, unknown>>, specif
   for (const candidate of [module.default, module.implementation]) {
     const resolved = resolveExportBinding(subjectPlugins, candidate)
     if (resolved?._tag === "Bound") return [resolved.plugin.suite(resolved.implementation)]
+    if (resolved?._tag === "Ambiguous") {
+      throw new Error(`module ${specifier} exports an implementation that fits several subjects (${resolved.plugins.map((plugin) => plugin.name).join(", ")}); export { subject, implementation } to say which`)
+    }
   }
   throw new Error(
     `module ${specifier} exports neither suites nor an ${subjectPlugins.map((plugin) => plugin.name).join(" or ")} implementation; ` +

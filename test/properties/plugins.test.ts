@@ -32,7 +32,13 @@ describe("subject plugins", () => {
 
   it("bind an implementation module's export to its subject, or say why not", () => {
     const alarms = findPlugin(subjectPlugins, "alarms")!
-    expect(resolveExportBinding(subjectPlugins, alarms.shipped)).toMatchObject({ _tag: "Bound", plugin: alarms, version: undefined })
+    // A bare { name, make } fits alarms, content, clocks and cron alike: it must say which it is.
+    const ambiguous = resolveExportBinding(subjectPlugins, alarms.shipped)
+    expect(ambiguous?._tag).toBe("Ambiguous")
+    expect(ambiguous?._tag === "Ambiguous" ? ambiguous.plugins.map((plugin) => plugin.name) : []).toEqual(
+      subjectPlugins.filter((plugin) => plugin.isImplementation(alarms.shipped)).map((plugin) => plugin.name)
+    )
+    expect(resolveExportBinding([alarms], alarms.shipped)).toMatchObject({ _tag: "Bound", plugin: alarms, version: undefined })
     expect(resolveExportBinding(subjectPlugins, { subject: "alarms", implementation: alarms.shipped, version: "1.2.3" }))
       .toMatchObject({ _tag: "Bound", plugin: alarms, version: "1.2.3" })
     expect(resolveExportBinding(subjectPlugins, { subject: "adapter", implementation: alarms.shipped })).toEqual({ _tag: "UnknownSubject", subject: "adapter" })
