@@ -8,6 +8,9 @@
  *    per wall second.
  * 3. Per known-bad alarms implementation and adapter: runs and wall time to detect it.
  * 4. Per adapter, the storage faults `alarms/faults` really injects per scenario, by kind.
+ * 5-8. The content, clocks, cron and pool subjects (`bench/subjects.ts`): checked vs implementation-only
+ *    throughput, time to detect each known-bad, content's sweep cost by candidates on postgres, cron's
+ *    model `next` vs croner, the bounded pool vs the driver's pool.
  *
  * Options: `--quick` (smaller workloads), `--adapters sqlite,pglite,postgres`, `--skip-known-bad`.
  */
@@ -26,6 +29,7 @@ import { detectKnownBad, type DetectionResult } from "./knownBad.ts"
 import { benchFaultCoverage, type FaultCoverage } from "./faults.ts"
 import { fileURLToPath } from "node:url"
 import { makeDoSqliteAdapterDefinition } from "../hosts/do-sqlite/host.ts"
+import { benchSubjects } from "./subjects.ts"
 
 /** The known-bad suites, bundled into the do-sqlite worker so they run inside the Durable Object. */
 const KNOWN_BAD_SUITES_MODULE = fileURLToPath(new URL("../test/workerd/knownBadSuites.ts", import.meta.url))
@@ -76,6 +80,7 @@ const printFaults = (results: ReadonlyArray<FaultCoverage>) => {
 const main = Effect.scoped(Effect.gen(function*() {
   const started = performance.now()
   const adapters: Array<StorageAdapter> = []
+  let postgres: StorageAdapter | undefined
   const targets: Array<BenchTarget> = []
   if (chosen.has("sqlite")) {
     const adapter = makeSqliteAdapter()
@@ -92,6 +97,7 @@ const main = Effect.scoped(Effect.gen(function*() {
     const server = yield* acquirePostgresServer()
     const adapter = yield* makePostgresAdapter({ databaseUrl: server.url }).make
     const raw: RawWorkload = async (count) => (await rawPostgresWorkload(server.url, count)).elapsedMs
+    postgres = adapter
     adapters.push(adapter)
     targets.push({ adapter, raw })
   }
@@ -114,6 +120,7 @@ const main = Effect.scoped(Effect.gen(function*() {
     }
     printDetection(detections)
   }
+  yield* benchSubjects({ adapters, postgres, quick, skipKnownBad })
   console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s (${process.version}, ${process.platform}/${process.arch})`)
 }))
 
