@@ -1,74 +1,18 @@
 /**
  * Every known-bad content implementation is caught on do-sqlite (real Durable Object SQLite in
- * workerd, through the Node host) at the gate's budget and seed. The host bundles the known-bad suites
- * into its worker (`test/workerd/knownBadSuites.ts`), so each run executes inside the object bound to
- * `known-bad/<name>`. Every reported requirement must be among those the bug breaks, every
- * counterexample as short as on the in-process adapters, and re-executing each inside the object must
- * reproduce the same divergence.
+ * workerd) at the gate's budget and seed, with correct attribution, short counterexamples that replay
+ * inside the object (`test/support/knownBadOnDoSqlite.ts`).
  */
-import { fileURLToPath } from "node:url"
-import { Effect, Exit, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { StorageAdapter } from "../../../adapters/contract.ts"
-import { makeDoSqliteAdapterDefinition } from "../../../hosts/do-sqlite/host.ts"
-import { type CatchResult, catchKnownBad, misattributed, sameDivergence } from "../../../harness/knownBad.ts"
 import { contentSuite } from "../../../properties/content/index.ts"
+import { describeKnownBadOnDoSqlite } from "../../support/knownBadOnDoSqlite.ts"
 import { EXPECTATIONS } from "./expectations.ts"
 import { knownBadContents } from "./index.ts"
 
-const KNOWN_BAD_SUITES_MODULE = fileURLToPath(new URL("../../workerd/knownBadSuites.ts", import.meta.url))
-
-/** Wall-clock limit of the caught-loop over all known-bads inside the object. */
-const CAUGHT_TIMEOUT_MS = 900_000
-
-let scope: Scope.Closeable
-let adapter: StorageAdapter
-
-beforeAll(async () => {
-  scope = await Effect.runPromise(Scope.make())
-  adapter = await Effect.runPromise(Scope.provide(scope)(makeDoSqliteAdapterDefinition({ extraSuitesModule: KNOWN_BAD_SUITES_MODULE }).make))
-})
-
-afterAll(async () => {
-  if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
-})
-
-describe("known-bad content on do-sqlite", () => {
-  const caught = new Map<string, CatchResult>()
-
-  it("every known-bad implementation is caught, reporting only requirements its bug breaks", async () => {
-    const table: Array<string> = []
-    for (const bad of knownBadContents) {
-      const expectation = EXPECTATIONS[bad.name]!
-      const result = await Effect.runPromise(catchKnownBad({ suite: contentSuite(bad.implementation), adapter, propertyOrder: expectation.properties, stopAfterFailures: 1 }))
-      const error = result.run.verdict === "error" ? result.run.error.message : "not caught"
-      expect.soft(result.caught, `${bad.name} on do-sqlite: ${error}`).toBe(true)
-      for (const counterexample of result.counterexamples) {
-        const id = counterexample.divergence.requirementId
-        table.push(`| ${bad.name} | ${result.run.propertyId} | ${result.runsToDetect} | ${counterexample.trace.steps.length} | ${id} | ${result.durationMs} ms |`)
-        expect.soft(counterexample.trace.steps.length, `${bad.name}: counterexample length`).toBeLessThanOrEqual(expectation.maxSteps)
-      }
-      for (const mismatch of misattributed(bad, result.counterexamples)) {
-        expect.soft(bad.breaks, `${bad.name} reported ${mismatch.reported}: ${mismatch.explanation}`).toContain(mismatch.reported)
-      }
-      if (result.caught) caught.set(bad.name, result)
-    }
-    console.info(["| bug | property | runs to detect | steps | requirement | time |", "|---|---|---|---|---|---|", ...table].join("\n"))
-    expect(caught.size).toBe(knownBadContents.length)
-  }, CAUGHT_TIMEOUT_MS)
-
-  it("re-executing each counterexample inside the object reproduces the same divergence", async () => {
-    const host = adapter.host
-    expect(host?.executeScenario).toBeDefined()
-    for (const bad of knownBadContents) {
-      for (const counterexample of caught.get(bad.name)?.counterexamples ?? []) {
-        const trace = await Effect.runPromise(host!.executeScenario!({
-          propertyId: counterexample.propertyId,
-          implementation: bad.implementation.name,
-          scenario: counterexample.scenario
-        }))
-        expect.soft(sameDivergence(counterexample.divergence, trace.divergence), `${bad.name} ${counterexample.divergence.requirementId}`).toBe(true)
-      }
-    }
-  }, CAUGHT_TIMEOUT_MS)
-})
+describeKnownBadOnDoSqlite(
+  "content",
+  knownBadContents.map((bad) => {
+    const expectation = EXPECTATIONS[bad.name]!
+    return { bad, suite: contentSuite(bad.implementation), propertyOrder: expectation.properties, maxSteps: expectation.maxSteps }
+  }),
+  900_000
+)

@@ -1,73 +1,15 @@
 /**
- * Every known-bad cron implementation is caught on do-sqlite (real Durable Object SQLite in workerd,
- * through the Node host) at the gate's budget and seed. The host bundles the known-bad suites into its
- * worker (`test/workerd/knownBadSuites.ts`), so each run executes inside the object bound to
- * `known-bad/<name>`; every reported requirement must be among those the bug breaks, every
- * counterexample as short as on the in-process adapters, and re-executing each one inside the object
- * must reproduce the same divergence.
+ * Every known-bad cron implementation is caught on do-sqlite (real Durable Object SQLite in workerd)
+ * at the gate's budget and seed, with correct attribution, short counterexamples that replay inside
+ * the object (`test/support/knownBadOnDoSqlite.ts`).
  */
-import { fileURLToPath } from "node:url"
-import { Effect, Exit, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { StorageAdapter } from "../../../adapters/contract.ts"
-import { makeDoSqliteAdapterDefinition } from "../../../hosts/do-sqlite/host.ts"
-import { type CatchResult, catchKnownBad, misattributed, sameDivergence } from "../../../harness/knownBad.ts"
 import { cronSuite } from "../../../properties/cron/index.ts"
+import { describeKnownBadOnDoSqlite } from "../../support/knownBadOnDoSqlite.ts"
 import { CRON_PROPERTY_ORDER, MAX_STEPS } from "./expectations.ts"
 import { knownBadCrons } from "./index.ts"
 
-const KNOWN_BAD_SUITES_MODULE = fileURLToPath(new URL("../../workerd/knownBadSuites.ts", import.meta.url))
-
-/** Wall-clock limit of the caught-loop over all known-bads. */
-const CAUGHT_TIMEOUT_MS = 600_000
-
-let scope: Scope.Closeable
-let adapter: StorageAdapter
-
-beforeAll(async () => {
-  scope = await Effect.runPromise(Scope.make())
-  adapter = await Effect.runPromise(Scope.provide(scope)(makeDoSqliteAdapterDefinition({ extraSuitesModule: KNOWN_BAD_SUITES_MODULE }).make))
-}, 120_000)
-
-afterAll(async () => {
-  if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
-})
-
-describe("known-bad cron on do-sqlite", () => {
-  const caught = new Map<string, CatchResult>()
-
-  it("every known-bad implementation is caught, reporting only requirements its bug breaks", async () => {
-    const table: Array<string> = []
-    for (const bad of knownBadCrons) {
-      const result = await Effect.runPromise(catchKnownBad({ suite: cronSuite(bad.implementation), adapter, propertyOrder: CRON_PROPERTY_ORDER, stopAfterFailures: 1 }))
-      const error = result.run.verdict === "error" ? result.run.error.message : "not caught"
-      expect.soft(result.caught, `${bad.name} on do-sqlite: ${error}`).toBe(true)
-      table.push(...result.counterexamples.map((counterexample) =>
-        `| ${bad.name} | ${result.run.propertyId} | ${result.runsToDetect} | ${counterexample.trace.steps.length} | ${counterexample.divergence.requirementId} | ${result.durationMs} ms |`))
-      if (!result.caught) continue
-      caught.set(bad.name, result)
-      expect.soft(misattributed(bad, result.counterexamples), bad.name).toEqual([])
-      for (const counterexample of result.counterexamples) {
-        expect.soft(counterexample.trace.steps.length, `${bad.name}: counterexample length`).toBeLessThanOrEqual(MAX_STEPS[bad.name]!)
-      }
-    }
-    console.info(["| bug | property | runs to detect | steps | requirement | time |", "|---|---|---|---|---|---|", ...table].join("\n"))
-    expect(caught.size).toBe(knownBadCrons.length)
-  }, CAUGHT_TIMEOUT_MS)
-
-  it("re-executing each counterexample inside the object reproduces the same divergence", async () => {
-    const host = adapter.host
-    expect(host?.executeScenario).toBeDefined()
-    expect(caught.size).toBe(knownBadCrons.length)
-    for (const bad of knownBadCrons) {
-      for (const counterexample of caught.get(bad.name)?.counterexamples ?? []) {
-        const trace = await Effect.runPromise(host!.executeScenario!({
-          propertyId: counterexample.propertyId,
-          implementation: bad.implementation.name,
-          scenario: counterexample.scenario
-        }))
-        expect.soft(sameDivergence(counterexample.divergence, trace.divergence), `${bad.name} ${counterexample.divergence.requirementId}`).toBe(true)
-      }
-    }
-  }, CAUGHT_TIMEOUT_MS)
-})
+describeKnownBadOnDoSqlite(
+  "cron",
+  knownBadCrons.map((bad) => ({ bad, suite: cronSuite(bad.implementation), propertyOrder: CRON_PROPERTY_ORDER, maxSteps: MAX_STEPS[bad.name]! })),
+  600_000
+)
