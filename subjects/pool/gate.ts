@@ -16,12 +16,19 @@ export interface Gate {
 /** Builds a gate with `slots` slots (one per connection). */
 export type GateFactory = (slots: number) => Gate
 
+/** Options of `makeFifoGate`. */
+export interface FifoGateOptions {
+  /** Pause at `POOL_HANDED_OVER_HOOK` after a hand-over (an optional refinement; upstream has none). */
+  readonly handOverHook: boolean
+}
+
 /**
- * The shipped FIFO gate.
+ * The FIFO gate, with or without its hand-over hook point.
  *
- * @example const gate = fifoGate(2)
+ * @example const gate = makeFifoGate({ handOverHook: false })(2)
  */
-export const fifoGate: GateFactory = (slots) => {
+export const makeFifoGate = (options: FifoGateOptions): GateFactory => (slots) => {
+  const afterHandOver = options.handOverHook ? hookPoint(POOL_HANDED_OVER_HOOK) : Effect.void
   let free = slots
   const waiters: Array<Deferred.Deferred<void>> = []
   const release: Effect.Effect<void> = Effect.sync(() => {
@@ -38,7 +45,7 @@ export const fifoGate: GateFactory = (slots) => {
       }
       const granted = Deferred.makeUnsafe<void>()
       waiters.push(granted)
-      return restore(Deferred.await(granted).pipe(Effect.andThen(hookPoint(POOL_HANDED_OVER_HOOK)))).pipe(
+      return restore(Deferred.await(granted).pipe(Effect.andThen(afterHandOver))).pipe(
         Effect.onInterrupt(() =>
           Effect.suspend(() => {
             const index = waiters.indexOf(granted)
@@ -56,3 +63,10 @@ export const fifoGate: GateFactory = (slots) => {
   )
   return { take }
 }
+
+/**
+ * The shipped FIFO gate, with its hand-over hook point.
+ *
+ * @example const gate = fifoGate(2)
+ */
+export const fifoGate: GateFactory = makeFifoGate({ handOverHook: true })

@@ -4,14 +4,14 @@
  * independent connections, deterministic scenario by scenario, and attributing wire statements by
  * their tag only.
  */
-import { Deferred, Effect, Exit } from "effect"
+import { Effect } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { WireStatement } from "../../harness/PostgresWireTap.ts"
 import { executeScenario, runProperty } from "../../harness/Runner.ts"
 import { statementOwner } from "../../properties/pool/checks.ts"
 import { poolSuite } from "../../properties/pool/index.ts"
-import type { GateFactory } from "../../subjects/pool/gate.ts"
+import { makeFifoGate } from "../../subjects/pool/gate.ts"
 import { makePoolImplementation } from "../../subjects/pool/make.ts"
 import { defaultPoolPieces } from "../../subjects/pool/pieces.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
@@ -22,37 +22,7 @@ const adapters = useNodeAdapters()
 const RUNS = 30
 
 /** The shipped FIFO gate without its hook point: what an upstream pool looks like to the harness. */
-const gateWithoutHook: GateFactory = (slots) => {
-  let free = slots
-  const waiters: Array<Deferred.Deferred<void>> = []
-  const release = Effect.sync(() => {
-    const next = waiters.shift()
-    if (next !== undefined) Deferred.doneUnsafe(next, Exit.void)
-    else free += 1
-  })
-  const take = Effect.uninterruptibleMask((restore) =>
-    Effect.suspend(() => {
-      if (free > 0 && waiters.length === 0) {
-        free -= 1
-        return Effect.addFinalizer(() => release)
-      }
-      const granted = Deferred.makeUnsafe<void>()
-      waiters.push(granted)
-      return restore(Deferred.await(granted)).pipe(
-        Effect.onInterrupt(() => Effect.suspend(() => {
-          const index = waiters.indexOf(granted)
-          if (index >= 0) {
-            waiters.splice(index, 1)
-            return Effect.void
-          }
-          return release
-        })),
-        Effect.andThen(Effect.addFinalizer(() => release))
-      )
-    })
-  )
-  return { take }
-}
+const gateWithoutHook = makeFifoGate({ handOverHook: false })
 
 describe("pool suite", () => {
   const coveredByShipped = new Set<string>()
