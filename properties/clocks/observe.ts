@@ -12,6 +12,11 @@ import { readJournal, type StoredRecord } from "../../subjects/clocks/journal.ts
 import { harnessError } from "./session.ts"
 
 /** The observed durable state. */
+
+/** The values of keyed rows, in key order (the model's order), so row order in storage does not matter. */
+const valuesByKey = (entries: ReadonlyArray<{ readonly key: string; readonly value: Json }>): ReadonlyArray<Json> =>
+  [...entries].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((entry) => entry.value)
+
 export interface ObservedRows {
   readonly deferreds: ReadonlyArray<Json>
   readonly clocks: ReadonlyArray<Json>
@@ -40,7 +45,7 @@ export const observeRows = (sql: SqlClient.SqlClient): Effect.Effect<ObservedRow
     const deferredRows = yield* sql<Record<string, unknown>>`SELECT * FROM engine_deferreds`
     const clockRows = yield* sql<Record<string, unknown>>`SELECT * FROM engine_clocks`
     const records = yield* readJournal(sql)
-    const deferreds = deferredRows
+    const deferreds = valuesByKey(deferredRows
       .map((row) => ({
         key: byModelKey(String(row["execution_id"]), String(row["deferred_name"])),
         value: {
@@ -51,10 +56,8 @@ export const observeRows = (sql: SqlClient.SqlClient): Effect.Effect<ObservedRow
           completedAtMs: readInteger(row["completed_at_ms"]),
           consumedAtMs: readNullableInteger(row["consumed_at_ms"])
         } as Json
-      }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map((entry) => entry.value)
-    const clocks = clockRows
+      })))
+    const clocks = valuesByKey(clockRows
       .map((row) => ({
         key: byModelKey(String(row["execution_id"]), String(row["clock_name"])),
         value: {
@@ -64,9 +67,7 @@ export const observeRows = (sql: SqlClient.SqlClient): Effect.Effect<ObservedRow
           dueAtMs: readInteger(row["due_at_ms"]),
           completedAtMs: readNullableInteger(row["completed_at_ms"])
         } as Json
-      }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map((entry) => entry.value)
+      })))
     const identities = records.map((record) => [`${record.runId}|${record.sourceId}|${record.sourceSeq}`, record] as const)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     const journal = Object.fromEntries(identities.map(([id, record]) => [id, { eventType: record.eventType, payload: projectPayload(record) } as Json]))
