@@ -39,13 +39,17 @@ export const MODEL_CONFIG: ContentModelConfig = {
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text)
 
-/** Payloads: empty, under one chunk, exactly one chunk, three chunks (partly filled), over the limit. */
+/**
+ * Payloads: empty, under one chunk, exactly one chunk, three chunks (partly filled), one byte over the
+ * store's limit, and exactly at it (12 bytes, so the limit is tested at, above and, by the others, below).
+ */
 export const PAYLOADS: ReadonlyArray<Uint8Array> = [
   new Uint8Array(0),
   bytesOf("abc"),
   bytesOf("four"),
   bytesOf("nine byte"),
-  bytesOf("thirteen byte")
+  bytesOf("thirteen byte"),
+  bytesOf("twelve bytes")
 ]
 
 /** Tenants (the same payloads in several tenants share hashes, K1). */

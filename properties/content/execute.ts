@@ -11,7 +11,7 @@ import { type Check, type ExecutedStep, resultJson, runModelBased, toJson } from
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { contentModel, type ContentModelState, earliestDeletionMs } from "../../models/content/index.ts"
+import { contentModel, type ContentModelState, contentSituations, earliestDeletionMs } from "../../models/content/index.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { describeStorageFault } from "../../harness/Faults.ts"
@@ -121,6 +121,7 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
       },
       checks: resultFirst(storageChecks(operation, before, run.model, observed, outcome.rules), { observable: `${operation.kind} result`, expected, actual, rules: outcome.rules, why: outcome.why }, operation.kind === "sweep"),
       covered: contentAttributor.requirementsWithPrimaryRules(outcome.situations),
+      situations: contentSituations(before, operation, outcome),
       described: `${contentModel.describeOperation(operation)}${faultWords === undefined ? "" : ` (${faultWords})`}`
     }
     return executed

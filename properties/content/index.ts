@@ -18,6 +18,7 @@
  */
 import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
+import { CONTENT_SITUATIONS } from "../../models/content/index.ts"
 import { contentRequirements } from "../../spec/content.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { shippedContent } from "../../subjects/content/index.ts"
@@ -58,6 +59,7 @@ export const contentSuite = (implementation: ContentImplementation = shippedCont
   subject: "content",
   implementation: implementation.name,
   requirements: contentRequirements,
+  situations: CONTENT_SITUATIONS,
   properties: [
     property(implementation, "content/model", "store vs model: uploads, grants, attach/detach, reads, streams, sweeps, clock jumps, misused grants", CONTENT_SHAPES.model, ALL.filter((id) => !RACE_ONLY.includes(id)), 1),
     property(implementation, "content/faults", "store vs model under crashes inside and after commit and lost replies in uploads, grants, attaches and sweeps", CONTENT_SHAPES.faults, ALL.filter((id) => !RACE_ONLY.includes(id)), 1),
