@@ -131,6 +131,28 @@ describe("sqlite SqlClient", () => {
     }
   })
 
+  it("evicts a statement not used since it was cached before one in use (second chance)", () => {
+    const db = new Database(":memory:")
+    try {
+      const cache = new StatementCache(db, 3)
+      const hot = cache.get("SELECT 1")
+      cache.get("SELECT 2")
+      cache.get("SELECT 3")
+      expect(cache.get("SELECT 1")).toBe(hot) // a hit: SELECT 1 is now marked used
+      const fourth = cache.get("SELECT 4") // evicts SELECT 2, the oldest unused entry, not SELECT 1
+      expect(cache.size).toBe(3)
+      expect(cache.get("SELECT 1")).toBe(hot)
+      const third = cache.get("SELECT 3")
+      cache.get("SELECT 5") // SELECT 3 and SELECT 1 were used since: SELECT 4 is the one evicted
+      expect(cache.size).toBe(3)
+      expect(cache.get("SELECT 3")).toBe(third)
+      expect(cache.get("SELECT 1")).toBe(hot)
+      expect(cache.get("SELECT 4")).not.toBe(fourth)
+    } finally {
+      db.close()
+    }
+  })
+
   it("works without the adapter, over a caller-owned database", async () => {
     const db = new Database(":memory:")
     try {
