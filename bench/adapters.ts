@@ -10,7 +10,7 @@
  */
 import { PGlite } from "@electric-sql/pglite"
 import Database from "better-sqlite3"
-import { Effect } from "effect"
+import { Effect, References } from "effect"
 import type { StorageAdapter } from "../adapters/contract.ts"
 import { makePgliteAdapterFromSession, makePgliteSession } from "../adapters/pglite/index.ts"
 import { makeSqliteAdapter } from "../adapters/sqlite/index.ts"
@@ -43,6 +43,11 @@ export interface AdapterBenchResult {
   readonly rawStatementsPerSecond: number | null
   /** The adapter's `effect/sql` client on the same workload. */
   readonly clientStatementsPerSecond: number
+  /**
+   * The same, with Effect's tracer disabled (`References.TracerEnabled`): what effect/sql's span per
+   * statement costs. Conformance runs keep the tracer on, since an implementation may read its span.
+   */
+  readonly clientWithoutSpansStatementsPerSecond: number
   /** Mean ms to open and close one fresh isolated database. */
   readonly openMeanMs: number
   readonly opens: number
@@ -130,7 +135,7 @@ export const openCostMs = (adapter: StorageAdapter, opens: number): Effect.Effec
  *
  * @example
  * const results = await benchAdapters([{ adapter: makeSqliteAdapter(), raw: rawSqliteWorkload }])
- * // [{ adapter: "sqlite", pairs: 2000, rawStatementsPerSecond: 600000, clientStatementsPerSecond: 100000, openMeanMs: 0.3, opens: 20 }]
+ * // [{ adapter: "sqlite", pairs: 2000, rawStatementsPerSecond: 600000, clientStatementsPerSecond: 100000, clientWithoutSpansStatementsPerSecond: 150000, openMeanMs: 0.3, opens: 20 }]
  */
 export const benchAdapters = async (
   targets: ReadonlyArray<BenchTarget>,
@@ -148,12 +153,14 @@ export const benchAdapters = async (
     const rawMs = raw === undefined ? null : await raw(pairs)
     await Effect.runPromise(clientWorkload(adapter, pairs))
     const clientMs = await Effect.runPromise(clientWorkload(adapter, pairs))
+    const withoutSpansMs = await Effect.runPromise(clientWorkload(adapter, pairs).pipe(Effect.provideService(References.TracerEnabled, false)))
     const openMeanMs = await Effect.runPromise(openCostMs(adapter, opens))
     results.push({
       adapter: adapter.name,
       pairs,
       rawStatementsPerSecond: rawMs === null ? null : perSecond(2 * pairs, rawMs),
       clientStatementsPerSecond: perSecond(2 * pairs, clientMs),
+      clientWithoutSpansStatementsPerSecond: perSecond(2 * pairs, withoutSpansMs),
       openMeanMs: Math.round(openMeanMs * 100) / 100,
       opens
     })

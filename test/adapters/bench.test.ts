@@ -15,6 +15,7 @@ describe("benchAdapters", () => {
     expect(withRaw).toMatchObject({ adapter: "sqlite", pairs: 50, opens: 3 })
     expect(withRaw!.rawStatementsPerSecond).toBeGreaterThan(0)
     expect(withRaw!.clientStatementsPerSecond).toBeGreaterThan(0)
+    expect(withRaw!.clientWithoutSpansStatementsPerSecond).toBeGreaterThan(0)
     expect(withRaw!.openMeanMs).toBeGreaterThanOrEqual(0)
     expect(withoutRaw!.rawStatementsPerSecond).toBeNull()
   })
