@@ -5,6 +5,7 @@
  */
 import { coverageLine, flaggedSituations, unreachedSituations } from "../harness/Coverage.ts"
 import type { ConformanceReport } from "../harness/RunResult.ts"
+import { interleavingSummaryLines } from "../reports/interleavingTable.ts"
 import { budgetText, findingLines } from "./summaryFindings.ts"
 
 /** Renders the plain-text summary printed at the end of `run` and `certify`. */
@@ -21,6 +22,7 @@ export const renderSummary = (report: ConformanceReport, options: { readonly rep
   }
   lines.push(...findingLines(report))
   lines.push(...coverageFlagLines(report))
+  lines.push(...interleavingSummaryLines(report.adapters))
   const { summary } = report
   lines.push("", `${summary.pass} pass, ${summary.fail} fail, ${summary["not-applicable"]} not-applicable, ${summary.unknown} unknown, ${summary.error} error (${budgetText(report, options.seeds)})`)
   for (const path of options.reportPaths ?? []) lines.push(`report: ${path}`)

@@ -2,7 +2,9 @@
  * Interleavings as generated data. Concurrent operations each pause at a named hook point; the
  * schedule is the order in which they are released, a permutation drawn by fast-check. Because the
  * order is ordinary data it shrinks (toward the identity order) and replays from the token, unlike
- * `fc.scheduler()`, whose interleaving is never shrunk.
+ * `fc.scheduler()`, whose interleaving is never shrunk. One pause per operation makes the schedule a
+ * permutation; for step-by-step schedules where every hook point is a scheduling point (uniform or
+ * PCT, with a stated bound), see `StepScheduler.ts`.
  */
 import { Effect, Exit, Fiber } from "effect"
 import * as fc from "fast-check"

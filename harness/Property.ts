@@ -12,6 +12,7 @@ import type * as fc from "fast-check"
 import type { AdapterCapabilities, CapabilityName, Dialect, IsolatedDatabase } from "../adapters/contract.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
 import type { HarnessError } from "./errors.ts"
+import type { InterleavingShape } from "./PctBound.ts"
 
 /** Any value that survives `JSON.stringify` / `JSON.parse` unchanged. */
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -94,6 +95,12 @@ export interface PropertyDefinition<S extends Json = Json> {
   readonly implementation?: string
   /** How many independent connections each run opens (default 1). */
   readonly connections?: number
+  /**
+   * For a concurrent property that step-schedules operations (`StepScheduler.ts`): n operations, k a
+   * stated bound on scheduling points per run, d the deepest PCT depth drawn. Reports state the PCT
+   * bound for it (`PctBound.ts`), counting the runs whose trace names `pctSituation(d)`.
+   */
+  readonly interleaving?: InterleavingShape
   /** The scenario generator, which may read the adapter's capabilities. */
   readonly scenario: (capabilities: AdapterCapabilities) => fc.Arbitrary<S>
   /**

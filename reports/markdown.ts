@@ -9,6 +9,7 @@ import type { StepRecord } from "../harness/Property.ts"
 import { SITUATION_FLAG_BELOW } from "../harness/Coverage.ts"
 import type { AdapterResult, ConformanceReport, RequirementResult } from "../harness/RunResult.ts"
 import { cellKind, coverageTables } from "./coverageTable.ts"
+import { depthCell, INTERLEAVING_SCOPE, interleavingRows } from "./interleavingTable.ts"
 import { diffStates } from "./diff.ts"
 import { redactSecrets } from "./redact.ts"
 import {
@@ -157,6 +158,7 @@ export const renderMarkdown = (input: ConformanceReport): string => {
     )
   )
   lines.push(...coverageSection(report.adapters))
+  lines.push(...interleavingSection(report.adapters))
   const out = `${lines.join("\n").trimEnd()}\n`
   if (Buffer.byteLength(out, "utf8") <= MAX_SUMMARY_BYTES) return out
   return `${out.slice(0, MAX_SUMMARY_BYTES / 4)}\n\n_Summary cut to fit the step summary limit; see the HTML report for everything._\n`
@@ -180,6 +182,24 @@ const coverageSection = (adapters: ReadonlyArray<AdapterResult>): Array<string> 
     }
     lines.push("", "</details>", "")
   }
+  return lines
+}
+
+/** The PCT guarantee of each step-scheduled property run: n, k, and per depth the bound and the miss probability. */
+const interleavingSection = (adapters: ReadonlyArray<AdapterResult>): Array<string> => {
+  const rows = interleavingRows(adapters)
+  if (rows.length === 0) return []
+  const depths = Math.max(...rows.map((row) => row.guarantee.maxDepth))
+  const lines = ["### Interleaving guarantee", "", text(INTERLEAVING_SCOPE), ""]
+  lines.push(`| property | adapter | n | k | ${Array.from({ length: depths }, (_, index) => `d=${index + 1}`).join(" | ")} |`, `|---|---|---:|---:|${Array.from({ length: depths }, () => "---").join("|")}|`)
+  for (const row of rows) {
+    const cells = Array.from({ length: depths }, (_, index) => {
+      const bound = row.guarantee.bounds[index]
+      return bound === undefined ? "" : text(depthCell(row.guarantee, bound))
+    })
+    lines.push(`| ${code(row.propertyId)} | ${code(row.adapter)} | ${row.guarantee.operations} | ${row.guarantee.steps} | ${cells.join(" | ")} |`)
+  }
+  lines.push("")
   return lines
 }
 

@@ -9,7 +9,9 @@
 import * as fc from "fast-check"
 import type { AdapterCapabilities } from "../../adapters/contract.ts"
 import { storageFaultArbitrary, type StorageFault } from "../../harness/Faults.ts"
+import { stepScheduleArbitrary } from "../../harness/StepSchedule.ts"
 import { ACTORS, BLOBS, NAMES, PAYLOADS, TENANTS } from "./config.ts"
+import { RACE_INTERLEAVING } from "./race.ts"
 import type { Command, ContentScenario, Misuse, PlaceSpec, RaceMode, RacingCommand } from "./scenario.ts"
 
 /** What a generator may include. */
@@ -172,8 +174,8 @@ const raceTimeline = (capabilities: AdapterCapabilities): fc.Arbitrary<ReadonlyA
   const locks = capabilities.independentConnections && capabilities.rowLocks
   // Where the engine has row locks, the lock-holding releases get most of the draws.
   const mode: fc.Arbitrary<RaceMode> = locks
-    ? fc.oneof({ weight: 2, arbitrary: fc.constant<RaceMode>("between") }, { weight: 1, arbitrary: fc.constantFrom<RaceMode>("after", "racerStarted") }, { weight: 4, arbitrary: fc.constantFrom<RaceMode>("deleteHoldsLock", "raiseHoldsLock") })
-    : fc.oneof({ weight: 2, arbitrary: fc.constant<RaceMode>("between") }, { weight: 2, arbitrary: fc.constantFrom<RaceMode>("after", "racerStarted") })
+    ? fc.oneof({ weight: 2, arbitrary: fc.constant<RaceMode>("between") }, { weight: 1, arbitrary: fc.constantFrom<RaceMode>("after", "racerStarted") }, { weight: 4, arbitrary: fc.constantFrom<RaceMode>("deleteHoldsLock", "raiseHoldsLock") }, { weight: 2, arbitrary: fc.constant<RaceMode>("scheduled") })
+    : fc.oneof({ weight: 2, arbitrary: fc.constant<RaceMode>("between") }, { weight: 1, arbitrary: fc.constantFrom<RaceMode>("after", "racerStarted") }, { weight: 3, arbitrary: fc.constant<RaceMode>("scheduled") })
   return fc.record({
     tenant: fc.nat({ max: 1 }),
     uploads: fc.array(fc.record({ otherTenant: fc.boolean(), payload: fc.nat({ max: 3 }) }), { minLength: 1, maxLength: 3 }),
@@ -181,8 +183,9 @@ const raceTimeline = (capabilities: AdapterCapabilities): fc.Arbitrary<ReadonlyA
     jumpMs: fc.constantFrom(25 * HOUR_MS + 91_000, 2 * DAY_MS),
     force: fc.boolean(),
     competitor: racing,
-    mode
-  }).map(({ tenant: home, uploads: drawn, attach, jumpMs, force, competitor, mode }): ReadonlyArray<Command> => {
+    mode,
+    schedule: stepScheduleArbitrary(RACE_INTERLEAVING)
+  }).map(({ tenant: home, uploads: drawn, attach, jumpMs, force, competitor, mode, schedule }): ReadonlyArray<Command> => {
     // The first upload is in the home tenant; later ones sometimes in the other tenant.
     const uploads = drawn.map((u, index) => ({ tenant: index > 0 && u.otherTenant ? 1 - home : home, payload: u.payload }))
     // The competitor targets what was uploaded, so the race is over a real candidate.
@@ -194,7 +197,7 @@ const raceTimeline = (capabilities: AdapterCapabilities): fc.Arbitrary<ReadonlyA
       ...uploads.map((u): Command => ({ op: "upload", tenant: u.tenant, payload: u.payload, stream: false })),
       ...(attach === undefined ? [] : [{ op: "attach", ...attach, tenant: target.tenant, wallet: 0, misuse: "none" } as Command]),
       { op: "advance", ms: jumpMs },
-      { op: "race", force, competitor: aimed, mode },
+      { op: "race", force, competitor: aimed, mode, ...(mode === "scheduled" ? { schedule } : {}) },
       { op: "read", tenant: target.tenant, payload: target.payload, sizeDelta: 0 },
       { op: "sweep", force: true }
     ]

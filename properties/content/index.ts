@@ -24,6 +24,7 @@ import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { shippedContent } from "../../subjects/content/index.ts"
 import { type ContentShape, contentScenario } from "./arbitraries.ts"
 import { executeContent } from "./execute.ts"
+import { RACE_INTERLEAVING } from "./race.ts"
 import type { ContentScenario } from "./scenario.ts"
 
 const ALL: ReadonlyArray<string> = contentRequirements.map((requirement) => requirement.id)
@@ -63,6 +64,6 @@ export const contentSuite = (implementation: ContentImplementation = shippedCont
   properties: [
     property(implementation, "content/model", "store vs model: uploads, grants, attach/detach, reads, streams, sweeps, clock jumps, misused grants", CONTENT_SHAPES.model, ALL.filter((id) => !RACE_ONLY.includes(id)), 1),
     property(implementation, "content/faults", "store vs model under crashes inside and after commit and lost replies in uploads, grants, attaches and sweeps", CONTENT_SHAPES.faults, ALL.filter((id) => !RACE_ONLY.includes(id)), 1),
-    property(implementation, "content/races", "a sweep racing an upload, grant, grant-and-attach or detach: hook points everywhere, separate connections and row locks where available", CONTENT_SHAPES.races, ALL, 3)
+    { ...property(implementation, "content/races", "a sweep racing an upload, grant, grant-and-attach or detach: hook points everywhere, separate connections and row locks where available", CONTENT_SHAPES.races, ALL, 3), interleaving: RACE_INTERLEAVING }
   ]
 })

@@ -4,15 +4,20 @@
  * its first reference scan and the racing operation runs there (`between`) or after the sweep
  * (`after`). On an engine with independent connections and row locks the two run as truly concurrent
  * transactions on separate connections, and two more releases show the row lock ordering them
- * (`deleteHoldsLock`, `raiseHoldsLock`), observed with `pg_blocking_pids`.
+ * (`deleteHoldsLock`, `raiseHoldsLock`), observed with `pg_blocking_pids`. In `scheduled` races a
+ * generated step schedule (uniform or PCT, `harness/StepScheduler.ts`) orders the two operations over
+ * their scheduling points (`RACE_INTERLEAVING`), and the model is told where the racer's writes landed.
  */
 import { Effect, Exit, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
 import { type Check, type ExecutedStep, toJson } from "../../harness/ModelBased.ts"
 import { makeScriptedHooks, type ScriptedHooks } from "../../harness/HookPoints.ts"
 import { finish, releaseTo, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
+import { type InterleavingShape, pctSituation } from "../../harness/PctBound.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
-import { contentModel, type ContentOperation, type RacingOperation, raceClause, sweep } from "../../models/content/index.ts"
+import { pctDepth, type StepSchedule } from "../../harness/StepSchedule.ts"
+import { runScheduled, type ScheduledStep } from "../../harness/StepScheduler.ts"
+import { contentModel, type ContentOperation, contentSituations, type RacingOperation, raceClause, sweep } from "../../models/content/index.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
 import { storageChecks } from "./checks.ts"
@@ -22,6 +27,14 @@ import type { RunState } from "./execute.ts"
 import { observeStorage, storageJson } from "./observe.ts"
 import type { Command, RacingCommand } from "./scenario.ts"
 import { type ContentSession, harnessError } from "./session.ts"
+
+/**
+ * The shape of a scheduled race: 2 operations (the sweep, the racer) and at most 4 scheduling points:
+ * each starts, the sweep pauses after its first reference scan, the racer at its first hook point
+ * (before any write). Later hook hits are not scheduling points, so each racer's writes stay one step
+ * the model can place: before the sweep, between its first scan and its delete, or after it.
+ */
+export const RACE_INTERLEAVING: InterleavingShape = { operations: 2, steps: 4, maxDepth: 3 }
 
 /** Bound on polls for "this backend waits on that one". */
 const MAX_BLOCKING_POLLS = 1_500
@@ -94,6 +107,8 @@ interface RaceRun {
   readonly beforeSweep?: boolean
   /** Observed row-lock wait (lock modes only). */
   readonly blocked?: boolean
+  /** The steps a scheduled race took (`label@from`), for the trace. */
+  readonly steps?: ReadonlyArray<string>
 }
 
 /**
@@ -119,6 +134,40 @@ const hookRace = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: Conte
     }
     const sweepExit = yield* finish(hooks, swept)
     return { sweep: sweepExit, racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
+  })
+
+/** Where the racer's last step (its writes) ran relative to the sweep's steps. */
+const placement = (steps: ReadonlyArray<ScheduledStep>): { readonly beforeSweep: boolean; readonly betweenScanAndDelete: boolean } => {
+  const last = steps.reduce((found, step) => (step.label === "racer" ? step.step : found), -1)
+  const sweepBefore = steps.some((step) => step.label === "sweep" && step.step < last)
+  const sweepAfter = steps.some((step) => step.label === "sweep" && step.step > last)
+  return { beforeSweep: !sweepBefore, betweenScanAndDelete: sweepBefore && sweepAfter }
+}
+
+/** A race ordered step by step by a generated schedule (every adapter; one connection is enough). */
+const scheduledRace = (sweeper: ContentStore, racer: Racer, force: boolean, schedule: StepSchedule) =>
+  Effect.gen(function*() {
+    const firstHit = new Set<string>()
+    // The sweep's first reference scan and the racer's first hook are the only scheduling points.
+    const points = (label: string, hook: string): boolean => {
+      const exposed = (label === "sweep" && hook === "content.afterReferenceScan") || (label === "racer" && hook === racer.startHook)
+      if (!exposed || firstHit.has(label)) return false
+      firstHit.add(label)
+      return true
+    }
+    const run = yield* runScheduled<unknown, unknown, never>(
+      [{ label: "sweep", effect: sweeper.sweep(force) }, { label: "racer", effect: racer.call(sweeper) }],
+      schedule,
+      { maxSteps: RACE_INTERLEAVING.steps, points }
+    )
+    const where = placement(run.steps)
+    return {
+      sweep: run.exits[0]! as Exit.Exit<number, unknown>,
+      racer: run.exits[1]! as Exit.Exit<Json, unknown>,
+      betweenScanAndDelete: where.betweenScanAndDelete,
+      ...(where.beforeSweep ? { beforeSweep: true } : {}),
+      steps: run.steps.map((step) => `${step.label}@${step.from}`)
+    } satisfies RaceRun
   })
 
 /** The delete holds its row locks while the racer runs into them (truly concurrent). */
@@ -169,7 +218,8 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
   Effect.gen(function*() {
     const database = environment.database
     const locks = environment.capabilities.independentConnections && environment.capabilities.rowLocks && database.connections.length >= 3
-    const mode = locks || command.mode === "after" || command.mode === "racerStarted" ? command.mode : "between"
+    const hookOnly = command.mode === "after" || command.mode === "racerStarted" || (command.mode === "scheduled" && command.schedule !== undefined)
+    const mode = locks || hookOnly ? command.mode : "between"
     const racer = racerOf(command.competitor, run.hashes, atMs)
     const sweepOp = { kind: "sweep" as const, force: command.force, atMs }
     const expectBlock = (mode === "deleteHoldsLock" || mode === "raiseHoldsLock") && predictedBlock(run, sweepOp, racer, mode)
@@ -179,6 +229,7 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
     const raced = yield* Effect.gen(function*(): Effect.fn.Return<RaceRun, unknown> {
       if (mode === "between" || mode === "after") return yield* hookRace(hooks, sweeper, sweeper, racer, command.force, mode === "between")
       if (mode === "racerStarted") return yield* racerStarted(hooks, sweeper, sweeper, racer, command.force)
+      if (mode === "scheduled" && command.schedule !== undefined) return yield* scheduledRace(sweeper, racer, command.force, command.schedule)
       // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
       if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* hookRace(hooks, sweeper, sweeper, racer, command.force, true)
       const racerStore = yield* implementation.make({ sql: database.connections[1]!, dialect: environment.dialect, settings: { ...PROPERTY_SETTINGS, grantKey: GRANT_KEY, singleConnection: false } })
@@ -213,10 +264,14 @@ const raceChecks = (run: RunState, sql: SqlClient.SqlClient, operation: ContentO
     checks.push(...rest)
     checks.push({ observable: "sweep result", expected: toJson(outcome.result), actual: exitJson(Exit.map(raced.sweep, (n) => n as Json)), rules: ["K6"], why: outcome.why })
     const covered = [...contentAttributor.requirementsWithPrimaryRules(outcome.situations), ...(expectBlock && raced.blocked === true ? ["CNT-012"] : [])]
+    const schedule = command.op === "race" && mode === "scheduled" ? command.schedule : undefined
+    // A PCT-scheduled race counts toward the stated bound of its depth (`harness/PctBound.ts`).
+    const scheduleSituations = schedule?.strategy === "pct" ? [pctSituation(pctDepth(schedule))] : []
     const executed: ExecutedStep = {
       record: {
         operation: "race",
-        args: toJson({ ...command, mode }),
+        // A scheduled race also names the steps its schedule took (`label@from`), derived from the schedule.
+        args: toJson({ ...command, mode, ...(raced.steps === undefined ? {} : { steps: raced.steps }) }),
         virtualTimeMs: atMs,
         implementation: { sweep: exitJson(Exit.map(raced.sweep, (n) => n as Json)), racer: exitJson(raced.racer), ...(raced.blocked === undefined ? {} : { blocked: raced.blocked }) },
         model: { sweep: toJson(outcome.result), racer: toJson(outcome.competitor?.result ?? null), ...(raced.blocked === undefined ? {} : { blocked: expectBlock }) },
@@ -225,7 +280,8 @@ const raceChecks = (run: RunState, sql: SqlClient.SqlClient, operation: ContentO
       },
       checks,
       covered,
-      described: `${contentModel.describeOperation(operation)} (${mode}${raced.betweenScanAndDelete ? ", between the reference scan and the delete" : ", after the sweep"})`
+      situations: [...contentSituations(before, operation, outcome), ...scheduleSituations],
+      described: `${contentModel.describeOperation(operation)} (${mode}${raced.betweenScanAndDelete ? ", between the reference scan and the delete" : raced.beforeSweep === true ? ", before the sweep" : ", after the sweep"})`
     }
     return executed
   })

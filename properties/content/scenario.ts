@@ -4,6 +4,7 @@
  * world (`config.ts`) and against what the run has produced (the wallet of grants).
  */
 import type { StorageFault } from "../../harness/Faults.ts"
+import type { StepSchedule } from "../../harness/StepSchedule.ts"
 
 /** Where an attachment lives, as indexes. */
 export interface PlaceSpec {
@@ -29,9 +30,10 @@ export type RacingCommand =
  * scan and its delete), `after` (after the sweep), `racerStarted` (the racing operation starts, pauses
  * at its first hook point while the whole sweep runs, then goes on), and on engines with row locks `deleteHoldsLock`
  * (the delete holds its row locks while the racing operation runs into them) and `raiseHoldsLock`
- * (the raise holds its row lock while the delete runs into it).
+ * (the raise holds its row lock while the delete runs into it). `scheduled`: the generated step
+ * schedule (`schedule`, uniform or PCT, `harness/StepScheduler.ts`) orders the two operations' steps.
  */
-export type RaceMode = "between" | "after" | "racerStarted" | "deleteHoldsLock" | "raiseHoldsLock"
+export type RaceMode = "between" | "after" | "racerStarted" | "deleteHoldsLock" | "raiseHoldsLock" | "scheduled"
 
 /** One generated command. */
 export type Command =
@@ -44,7 +46,7 @@ export type Command =
   | { readonly op: "stream"; readonly tenant: number; readonly payload: number; readonly interrupt: boolean }
   | { readonly op: "verify"; readonly wallet: number; readonly misuse: Misuse }
   | { readonly op: "sweep"; readonly force: boolean; readonly fault?: StorageFault }
-  | { readonly op: "race"; readonly force: boolean; readonly competitor: RacingCommand; readonly mode: RaceMode }
+  | { readonly op: "race"; readonly force: boolean; readonly competitor: RacingCommand; readonly mode: RaceMode; readonly schedule?: StepSchedule }
   | { readonly op: "advance"; readonly ms: number }
   | { readonly op: "advanceNear"; readonly target: "expiry" | "deletion"; readonly index: number; readonly offsetMs: number }
   | { readonly op: "restart" }
