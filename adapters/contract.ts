@@ -121,6 +121,8 @@ export interface HostedRunRequest {
   readonly stopAfterFailures?: number
   /** Run every scenario twice and fail the run at the first difference (`harness/Determinism.ts`). */
   readonly checkDeterminism?: boolean
+  /** Execute only this shard's scenarios (`harness/Shard.ts`: `index` from 1 to `count`). */
+  readonly shard?: { readonly index: number; readonly count: number }
   /** Progress of the run, for hosts that can report it while the run goes (not sent over the wire). */
   readonly onProgress?: (progress: RunProgress) => void
 }

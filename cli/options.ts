@@ -10,6 +10,7 @@ import { Data, Effect, Option } from "effect"
 import { Argument, type Command, Flag } from "effect/cli"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../harness/Budget.ts"
 import { MAX_RUNS } from "../harness/Runner.ts"
+import { MAX_SHARDS, parseShard, type Shard } from "../harness/Shard.ts"
 import { builtInAdapterNames } from "./adapterRegistry.ts"
 
 /** The command line was wrong. */
@@ -33,7 +34,8 @@ export const INTEGER_FLAGS: ReadonlyMap<string, IntegerBounds> = new Map([
   ["runs", { min: 1, max: MAX_RUNS, example: DEFAULT_RUNS }],
   ["seed", { min: -0x80000000, max: 0x7fffffff, example: 42 }],
   ["time-limit", { min: 1, max: 86_400_000, example: 60_000 }],
-  ["run-timeout", { min: 1, max: 3_600_000, example: 30_000 }]
+  ["run-timeout", { min: 1, max: 3_600_000, example: 30_000 }],
+  ["workers", { min: 1, max: 8, example: 2 }]
 ])
 
 /** The one-line message of a wrong integer flag: `--runs must be an integer from 1 to 100000, got "-3"`. */
@@ -91,9 +93,20 @@ export const runFlags = {
   timeLimit: integerFlag("time-limit", "MS", "wall-clock limit per property; a property cut short is reported unknown"),
   runTimeout: integerFlag("run-timeout", "MS", "wall-clock limit of each phase of one scenario: open, its operations, close (default 30000); an adapter's make and close get 4 times it; past it the adapter is reported hung (error, exit 2)"),
   checkDeterminism: switchFlag("check-determinism", "run every scenario twice and report the property as an error at the first difference between the two traces (twice as slow)"),
+  shard: textFlag("shard", "K/N", "run only shard K of N of every property's scenarios; merge the N shard reports with merge-reports (docs/scaling.md)"),
+  workers: integerFlag("workers", "N", "run the scenarios as N shards in N child processes (1 to 8, each with its own databases) and merge them; same report as --workers 1"),
   quiet,
   verbose
 } as const
+
+/** `--shard K/N` parsed, or a usage error saying what to type instead. */
+export const shardFrom = (text: string | undefined): Effect.Effect<Shard | undefined, UsageError> => {
+  if (text === undefined) return Effect.succeed(undefined)
+  const shard = parseShard(text)
+  return shard === undefined
+    ? Effect.fail(new UsageError({ message: `--shard must be K/N with 1 <= K <= N <= ${MAX_SHARDS}, got "${text}"`, hint: "for example --shard 2/4 (the second of four shards)" }))
+    : Effect.succeed(shard)
+}
 
 /** Options of `run`. */
 export interface RunOptions {
@@ -110,6 +123,10 @@ export interface RunOptions {
   readonly implementation: string | undefined
   /** `--check-determinism`: every scenario twice, traces compared. */
   readonly checkDeterminism: boolean
+  /** `--shard K/N`: only this shard's scenarios; the report carries what `merge-reports` needs. */
+  readonly shard?: Shard | undefined
+  /** `--workers N`: N shards in N child processes, merged (1 runs in-process). */
+  readonly workers?: number
 }
 
 /** What effect/cli parses `run`'s flags into. */
@@ -122,7 +139,14 @@ export const runOptionsFrom = (flags: RunFlags): Effect.Effect<RunOptions, Usage
     if (adapters.length === 0) return yield* new UsageError({ message: "--adapter names no adapter", hint: `use one or more of ${builtInAdapterNames.join(",")}` })
     const subjects = parseList(Option.getOrUndefined(flags.subject))
     if (subjects !== undefined && subjects.length === 0) return yield* new UsageError({ message: "--subject names no subject", hint: "drop --subject to check every subject" })
+    const shard = yield* shardFrom(Option.getOrUndefined(flags.shard))
+    const workers = Option.getOrElse(flags.workers, () => 1)
+    if (shard !== undefined && workers > 1) {
+      return yield* new UsageError({ message: "--workers and --shard cannot be combined", hint: "use --workers N on one machine, or --shard K/N per machine and merge-reports" })
+    }
     return {
+      ...(shard === undefined ? {} : { shard }),
+      workers,
       adapters,
       subjects,
       runs: Option.getOrElse(flags.runs, () => DEFAULT_RUNS),

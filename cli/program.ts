@@ -5,15 +5,16 @@
  * exits 2; `--verbose` adds the stack. Exit codes: 0 all requirements pass, 1 a requirement failed or
  * was not shown to hold, 2 usage or adapter error.
  */
-import { Cause, Context, Effect, Exit } from "effect"
+import { Cause, Context, Effect, Exit, Option } from "effect"
 import { CliConfig, CliError, CliOutput, Command, GlobalFlag } from "effect/cli"
 import { HARNESS_VERSION, SUITE_VERSION } from "../harness/SuiteVersion.ts"
 import { certifyCommand, verifyCertificateCommand } from "./commands/certify.ts"
 import { listCommand } from "./commands/list.ts"
+import { mergeReportsCommand, mergeReportsFlags } from "./commands/mergeReports.ts"
 import { replayCommand } from "./commands/replay.ts"
 import { runCommand } from "./commands/run.ts"
 import { type CliIo, ExitCode } from "./io.ts"
-import { certifyFlags, certifyOptionsFrom, listFlags, replayFlags, replayOptionsFrom, runFlags, runOptionsFrom, verifyCertificateFlags } from "./options.ts"
+import { certifyFlags, certifyOptionsFrom, DEFAULT_OUT_DIR, listFlags, replayFlags, replayOptionsFrom, runFlags, runOptionsFrom, verifyCertificateFlags } from "./options.ts"
 import { cliPlatformLayer } from "./platform.ts"
 import { describeCliError } from "./usageErrors.ts"
 
@@ -77,6 +78,15 @@ const verifyCertificate = Command.make("verify-certificate", verifyCertificateFl
   Command.withDescription("checks a certificate against this suite: exit 0 when valid (and says whether it is conformant), 1 when not")
 )
 
+const mergeReports = Command.make("merge-reports", mergeReportsFlags, (flags) =>
+  finish((io) => mergeReportsCommand({ reports: flags.reports, outDir: Option.getOrElse(flags.out, () => DEFAULT_OUT_DIR), quiet: flags.quiet }, io))).pipe(
+  Command.withShortDescription("joins the reports of run --shard k/n into the unsharded run's report"),
+  Command.withDescription(
+    "joins the report.json of every shard (run --shard k/n) into the report the unsharded run with the same seed and budget writes; writes report.json, report.md, report.html and junit.xml; exit codes as run"
+  ),
+  Command.withExamples([{ command: "durable-conformance merge-reports --out merged shard-1/report.json shard-2/report.json", description: "two shards merged" }])
+)
+
 /** The whole command tree (also what shell completions are generated from). */
 export const rootCommand = Command.make(COMMAND_NAME).pipe(
   Command.withDescription(
@@ -86,7 +96,7 @@ export const rootCommand = Command.make(COMMAND_NAME).pipe(
     { command: "durable-conformance run", description: "the gate on the built-in adapters" },
     { command: "durable-conformance --completions bash > ~/.local/share/bash-completion/completions/durable-conformance", description: "shell completions (bash, zsh, fish, powershell)" }
   ]),
-  Command.withSubcommands([list, run, replay, certify, verifyCertificate])
+  Command.withSubcommands([list, run, replay, certify, verifyCertificate, mergeReports])
 )
 
 /** The built-in global flags kept: `--help`/`-h`, `--version` and `--completions` (no wizard, no log level). */

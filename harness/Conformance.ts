@@ -23,6 +23,7 @@ import { situationCoverage } from "./Coverage.ts"
 import { deriveSeed } from "./RunEnvironment.ts"
 import { type AdapterResult, type ConformanceReport, type PropertyRun, REPORT_SCHEMA_VERSION, type RequirementResult } from "./RunResult.ts"
 import { missingCapabilities, type RunProgress, runProperty } from "./Runner.ts"
+import { type Shard, shardRunCount } from "./Shard.ts"
 import { requirementsByProperty, type SubjectSuite } from "./Suite.ts"
 import { HARNESS_VERSION, SUITE_NAME, SUITE_VERSION } from "./SuiteVersion.ts"
 import { countVerdicts, requirementResults } from "./Verdicts.ts"
@@ -60,6 +61,8 @@ export interface ConformanceOptions {
   readonly checkDeterminism?: boolean
   /** How many adapters run side by side (default 1; at most `MAX_ADAPTER_CONCURRENCY`). */
   readonly adapterConcurrency?: number
+  /** Execute only this shard's scenarios of every property run (`Shard.ts`, `run --shard k/n`). */
+  readonly shard?: Shard
 }
 
 /** Bound on `adapterConcurrency`: more adapters side by side than this only contend for the same cores. */
@@ -144,7 +147,12 @@ interface RunPlan {
 }
 
 const planned = (plan: RunPlan, property: PropertyDefinition<any>, adapter: string): PlannedRun =>
-  ({ property, adapter, seed: propertySeed(plan.options.seed, property.id, adapter), runs: plan.options.runs })
+  ({
+    property,
+    adapter,
+    seed: propertySeed(plan.options.seed, property.id, adapter),
+    runs: plan.options.shard === undefined ? plan.options.runs : shardRunCount(plan.options.shard, plan.options.runs)
+  })
 
 /** The result of an adapter that could not be made: every property and requirement `error`. */
 const unstartedResult = (plan: RunPlan, name: string, error: AdapterProblem): AdapterResult => {
@@ -188,6 +196,7 @@ const runProperties = (plan: RunPlan, adapter: StorageAdapter) =>
           ...(options.timeLimitMsPerProperty === undefined ? {} : { timeLimitMs: options.timeLimitMsPerProperty }),
           ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
           ...(options.checkDeterminism === true ? { checkDeterminism: true } : {}),
+          ...(options.shard === undefined ? {} : { shard: options.shard }),
           onProgress: (progress) => options.onEvent?.({ type: "progress", progress }),
           onHang: (hang) => void (state.hung ??= hang)
         })

@@ -13,6 +13,7 @@ import * as fc from "fast-check"
 import { HarnessError } from "./errors.ts"
 import type { Divergence, ExecutionTrace, Json } from "./Property.ts"
 import { MAX_COUNTEREXAMPLES_PER_RUN } from "./RunResult.ts"
+import { inShard, type Shard } from "./Shard.ts"
 
 /** Runs one scenario on a fresh database; fails with `HarnessError` when the adapter throws or hangs. */
 export type ExecuteScenario = (scenario: Json) => Effect.Effect<ExecutionTrace, HarnessError>
@@ -64,6 +65,10 @@ export interface SearchOptions {
    * requirements failed. The search then has not spent its budget, so nothing else it checks can pass.
    */
   readonly stopAfterFailures?: number
+  /** Execute only this shard's scenarios (`Shard.ts`); the others hold without being executed. */
+  readonly shard?: Shard
+  /** Called after each executed scenario with its position and trace (`undefined` when the adapter broke). */
+  readonly onExecuted?: (position: number, trace: ExecutionTrace | undefined) => void
 }
 
 const increment = (counts: Map<string, number>, key: string): void => {
@@ -113,14 +118,19 @@ export const searchScenarios = (options: SearchOptions): Effect.Effect<SearchOut
     const tally: Tally = { covered: new Map(), situations: new Map(), firstFailures: [], knownFailures: new Map(), beyondBound: new Map() }
     let runsExecuted = 0
     let infrastructureError: HarnessError | undefined
+    // Position in the generated sequence (fast-check's path); equals `runsExecuted` unless sharded.
+    let generated = 0
     const visit = async (scenario: Json): Promise<boolean> => {
+      const index = generated++
+      if (options.shard !== undefined && !inShard(options.shard, index)) return true
       if (infrastructureError !== undefined) return true
       if (options.stopAfterFailures !== undefined && tally.firstFailures.length >= options.stopAfterFailures) return true
-      const index = runsExecuted++
+      runsExecuted++
       options.onScenario?.(runsExecuted)
       const exit = await Effect.runPromiseExit(options.execute(scenario))
       if (Exit.isFailure(exit)) infrastructureError = toHarnessError(exit.cause)
       else record(tally, exit.value, index, scenario)
+      options.onExecuted?.(index, Exit.isFailure(exit) ? undefined : exit.value)
       // Never a fast-check failure: failures are tallied here and minimized one by one afterwards.
       return true
     }

@@ -6,7 +6,9 @@
 import type { SubjectCoverage } from "./Coverage.ts"
 import type { AdapterFingerprint, CapabilityName } from "../adapters/contract.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
+import type { InterleavingGuarantee } from "./PctBound.ts"
 import type { Divergence, ExecutionTrace, Json } from "./Property.ts"
+import type { ShardRunFacts, ShardSection } from "./Shard.ts"
 
 /** Verdict of one requirement on one adapter. */
 export type Verdict = "pass" | "fail" | "not-applicable" | "unknown" | "error"
@@ -56,6 +58,16 @@ export interface PropertyRunBase {
    * at least once; the suite's `situations` lists them all). Absent when the subject names none.
    */
   readonly situations?: Readonly<Record<string, number>>
+  /**
+   * Only for a property that declares an interleaving shape: n, k, d and the PCT bound per depth over
+   * the PCT runs counted in `situations` (`harness/PctBound.ts`).
+   */
+  readonly interleaving?: InterleavingGuarantee
+  /**
+   * Only in a shard's run (`run --shard k/n`, `harness/Shard.ts`): what each executed scenario
+   * contributed, for `merge-reports`, which strips it.
+   */
+  readonly shardFacts?: ShardRunFacts
 }
 
 /** The whole budget ran and every scenario held. */
@@ -175,4 +187,6 @@ export interface ConformanceReport {
   }
   readonly adapters: ReadonlyArray<AdapterResult>
   readonly summary: VerdictCounts
+  /** Only in a shard's report (`run --shard k/n`): consumed and stripped by `merge-reports`. */
+  readonly shard?: ShardSection
 }

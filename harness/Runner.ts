@@ -19,10 +19,12 @@ import { type AdapterHang, type AdapterPhase, adapterLifecycleTimeoutMs, DEFAULT
 import { checkingDeterminism } from "./Determinism.ts"
 import { HarnessError, InvalidOptionsError } from "./errors.ts"
 import { type DivergentTrace, divergentRequirement, type ExecuteScenario, type FirstFailure, searchScenarios, type SearchOutcome, shrinkFailure } from "./FailureSearch.ts"
+import { interleavingGuarantee } from "./PctBound.ts"
 import type { ExecutionTrace, Json, PropertyDefinition } from "./Property.ts"
 import { checksum32, encodeReplayToken } from "./ReplayToken.ts"
 import { withRunEnvironment } from "./RunEnvironment.ts"
 import type { Counterexample, FailedPropertyRun, PropertyRun, PropertyRunBase } from "./RunResult.ts"
+import { type Shard, shardFactsRecorder, shardRunCount } from "./Shard.ts"
 import { SUITE_VERSION } from "./SuiteVersion.ts"
 
 /** Default wall-clock limit of each phase of one scenario (measured; see `harness/Deadline.ts`). */
@@ -67,6 +69,11 @@ export interface RunPropertyOptions {
   readonly stopAfterFailures?: number
   /** Run every scenario twice and end the run with verdict `error` at the first difference (`Determinism.ts`). */
   readonly checkDeterminism?: boolean
+  /**
+   * Execute only this shard's scenarios (`Shard.ts`): `runsRequested` is then the shard's share of
+   * `runs`, and the run carries `shardFacts` for `merge-reports`.
+   */
+  readonly shard?: Shard
 }
 
 /** Capabilities the property needs that the adapter lacks. */
@@ -289,6 +296,7 @@ const runHosted = (options: RunPropertyOptions, host: NonNullable<StorageAdapter
     ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
     ...(options.stopAfterFailures === undefined ? {} : { stopAfterFailures: options.stopAfterFailures }),
     ...(options.checkDeterminism === true ? { checkDeterminism: true } : {}),
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress })
   }), hostedRunDeadlineMs(options.runs, options.runTimeoutMs), () =>
     hangError({ adapter: options.adapter.name, phase: "scenario", timeoutMs: hostedRunDeadlineMs(options.runs, options.runTimeoutMs), propertyId: options.property.id })).pipe(
@@ -304,18 +312,21 @@ const runHosted = (options: RunPropertyOptions, host: NonNullable<StorageAdapter
 export const runProperty = Effect.fn("runProperty")(function*(options: RunPropertyOptions) {
   const invalid = validate(options)
   if (invalid !== undefined) return yield* invalid
-  const { property, adapter, seed, runs } = options
+  const { property, adapter, seed, runs, shard } = options
   const startedMs = Date.now()
+  const recorder = shard === undefined ? undefined : shardFactsRecorder()
   const base = (runsExecuted: number, covered: PropertyRunBase["covered"], situations?: ReadonlyMap<string, number>): PropertyRunBase => ({
     propertyId: property.id,
     subject: property.subject,
     adapter: adapter.name,
     seed,
-    runsRequested: runs,
+    runsRequested: shard === undefined ? runs : shardRunCount(shard, runs),
     runsExecuted,
     durationMs: Date.now() - startedMs,
     covered,
-    ...(situations === undefined || situations.size === 0 ? {} : { situations: sortedRecord(situations) })
+    ...(situations === undefined || situations.size === 0 ? {} : { situations: sortedRecord(situations) }),
+    ...(property.interleaving === undefined ? {} : { interleaving: interleavingGuarantee(property.interleaving, situations === undefined ? undefined : Object.fromEntries(situations)) }),
+    ...(recorder === undefined ? {} : { shardFacts: recorder.facts() })
   })
   const missing = missingCapabilities(property, adapter)
   if (missing.length > 0) {
@@ -334,7 +345,7 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
   const execute = stickyAfterHang(options.checkDeterminism === true ? checkingDeterminism(executeOnce) : executeOnce)
   const arbitrary = property.scenario(adapter.capabilities) as fc.Arbitrary<Json>
   const report = (phase: RunProgress["phase"], runsDone: number, requirementId?: string) =>
-    options.onProgress?.({ propertyId: property.id, adapter: adapter.name, runsDone, runsTotal: runs, phase, ...(requirementId === undefined ? {} : { requirementId }) })
+    options.onProgress?.({ propertyId: property.id, adapter: adapter.name, runsDone, runsTotal: shard === undefined ? runs : shardRunCount(shard, runs), phase, ...(requirementId === undefined ? {} : { requirementId }) })
   const search = yield* searchScenarios({
     arbitrary,
     execute,
@@ -342,6 +353,7 @@ export const runProperty = Effect.fn("runProperty")(function*(options: RunProper
     runs,
     ...(options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs }),
     onScenario: (runsDone) => report("generating", runsDone),
+    ...(shard === undefined || recorder === undefined ? {} : { shard, onExecuted: recorder.record }),
     ...(options.stopAfterFailures === undefined ? {} : { stopAfterFailures: options.stopAfterFailures })
   })
   const errorRun = (error: HarnessError): PropertyRun => {

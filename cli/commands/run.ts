@@ -20,6 +20,9 @@ import { resolveIsolatedAdapters } from "../isolation.ts"
 import { type RunOptions, UsageError } from "../options.ts"
 import { progressPrinter } from "../progress.ts"
 import { recordReplayOrigins } from "../replayOrigin.ts"
+import { redactSecrets, secretsFromEnvironment } from "../../reports/redact.ts"
+import { sealShardReport } from "../../reports/mergeSeal.ts"
+import { runWorkers } from "../shardWorkers.ts"
 import { renderSummary } from "../summary.ts"
 import { checkOutputs, currentSuiteHash, publishReport } from "../writeReports.ts"
 
@@ -57,6 +60,11 @@ export const runCommand = (options: RunOptions, io: CliIo) =>
   Effect.scoped(Effect.gen(function*() {
     const chosen = yield* chooseSuites(options.subjects)
     yield* checkOutputs(options.outDir, io)
+    if ((options.workers ?? 1) > 1) {
+      // N shards in N child processes, merged here (`cli/shardWorkers.ts`).
+      const merged = yield* runWorkers(options, io)
+      return publishReport(merged, io, { outDir: options.outDir, quiet: options.quiet, summary: (paths) => renderSummary(merged, { reportPaths: paths }) })
+    }
     const binding = options.implementation === undefined ? undefined : yield* loadImplementationModule(options.implementation, io.cwd)
     if (binding !== undefined && !chosen.some((suite) => suite.subject === binding.subject)) {
       return yield* new UsageError({
@@ -81,10 +89,13 @@ export const runCommand = (options: RunOptions, io: CliIo) =>
       ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
       onEvent: collectingEvents(progressPrinter(io, { quiet: options.quiet }), adapterErrors),
       adapterConcurrency: runAdapterConcurrency(adapters.length),
-      ...(options.checkDeterminism ? { checkDeterminism: true } : {})
+      ...(options.checkDeterminism ? { checkDeterminism: true } : {}),
+      ...(options.shard === undefined ? {} : { shard: options.shard })
     })
     // Replay tokens name the adapter and implementation modules, so printed replay commands work as printed.
-    const report = recordReplayOrigins(found, { adapters: options.adapters, implementation: options.implementation, cwd: io.cwd })
+    const origins = recordReplayOrigins(found, { adapters: options.adapters, implementation: options.implementation, cwd: io.cwd })
+    // A shard's report is sealed as written (redacted), for merge-reports (`reports/mergeSeal.ts`).
+    const report = options.shard === undefined ? origins : sealShardReport(redactSecrets(origins, secretsFromEnvironment(io.env)), options.shard)
     return publishReport(report, io, {
       outDir: options.outDir,
       quiet: options.quiet,

@@ -12,6 +12,7 @@ import { Cause, Effect, Exit } from "effect"
 import type { AdapterFingerprint, HostedRunRequest, HostedScenarioRequest, StorageAdapter } from "../../adapters/contract.ts"
 import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
 import { executeScenario, runProperty } from "../../harness/Runner.ts"
+import { type Shard, shardProblem } from "../../harness/Shard.ts"
 import type { PropertyRun } from "../../harness/RunResult.ts"
 import { makeDoSqliteAdapter, makeDoSqlClient, nativePlatformAlarm, NATIVE_ALARM_HORIZON_MS } from "../../adapters/do-sqlite/adapter.ts"
 import { registeredAlarmHandlers } from "./alarmHandlers.ts"
@@ -51,10 +52,14 @@ const isHostedRunRequest = (value: unknown): value is HostedRunRequest =>
  * Optional wall-clock budgets a request may carry beyond `HostedRunRequest` (`timeLimitMs`,
  * `runTimeoutMs` of the runner); forwarded when they are positive numbers.
  */
-const runBudgets = (request: HostedRunRequest): { timeLimitMs?: number; runTimeoutMs?: number; stopAfterFailures?: number; checkDeterminism?: boolean } => {
-  const extra = request as HostedRunRequest & { readonly timeLimitMs?: unknown; readonly runTimeoutMs?: unknown; readonly stopAfterFailures?: unknown; readonly checkDeterminism?: unknown }
-  const budgets: { timeLimitMs?: number; runTimeoutMs?: number; stopAfterFailures?: number; checkDeterminism?: boolean } = {}
+const runBudgets = (request: HostedRunRequest): { timeLimitMs?: number; runTimeoutMs?: number; stopAfterFailures?: number; checkDeterminism?: boolean; shard?: Shard } => {
+  const extra = request as HostedRunRequest & { readonly timeLimitMs?: unknown; readonly runTimeoutMs?: unknown; readonly stopAfterFailures?: unknown; readonly checkDeterminism?: unknown; readonly shard?: unknown }
+  const budgets: { timeLimitMs?: number; runTimeoutMs?: number; stopAfterFailures?: number; checkDeterminism?: boolean; shard?: Shard } = {}
   if (extra.checkDeterminism === true) budgets.checkDeterminism = true
+  const shard = extra.shard as Partial<Shard> | undefined
+  if (typeof shard === "object" && shard !== null && typeof shard.index === "number" && typeof shard.count === "number" && shardProblem({ index: shard.index, count: shard.count }) === undefined) {
+    budgets.shard = { index: shard.index, count: shard.count }
+  }
   if (typeof extra.timeLimitMs === "number" && extra.timeLimitMs > 0) budgets.timeLimitMs = extra.timeLimitMs
   if (typeof extra.runTimeoutMs === "number" && extra.runTimeoutMs > 0) budgets.runTimeoutMs = extra.runTimeoutMs
   if (typeof extra.stopAfterFailures === "number" && Number.isSafeInteger(extra.stopAfterFailures) && extra.stopAfterFailures > 0) {

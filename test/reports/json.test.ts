@@ -84,13 +84,13 @@ describe("report JSON schema", () => {
     const trace = { steps: true, divergence: true, covered: true, situations: true } satisfies Record<keyof ExecutionTrace, true>
     const cx = { propertyId: true, scenario: true, trace: true, divergence: true, seed: true, path: true, replayToken: true, runsToDetect: true, shrinkSteps: true } satisfies Record<keyof Counterexample, true>
     // PropertyRun is a union keyed by verdict: the schema declares the keys of every variant.
-    const run = { propertyId: true, subject: true, adapter: true, seed: true, runsRequested: true, runsExecuted: true, verdict: true, durationMs: true, covered: true, situations: true, counterexamples: true, knownFailures: true, failuresBeyondBound: true, error: true, missingCapabilities: true } satisfies Record<KeysOfUnion<PropertyRun>, true>
+    const run = { propertyId: true, subject: true, adapter: true, seed: true, runsRequested: true, runsExecuted: true, verdict: true, durationMs: true, covered: true, situations: true, counterexamples: true, knownFailures: true, failuresBeyondBound: true, error: true, missingCapabilities: true, shardFacts: true, interleaving: true } satisfies Record<KeysOfUnion<PropertyRun>, true>
     const requirement = { requirementId: true, subject: true, title: true, verdict: true, reason: true, propertyIds: true, coveredRuns: true, missingCapabilities: true, counterexample: true } satisfies Record<keyof RequirementResult, true>
     const adapter = { fingerprint: true, requirements: true, properties: true, coverage: true } satisfies Record<keyof AdapterResult, true>
     const fingerprint = { name: true, adapterVersion: true, engine: true, engineVersion: true, dialect: true, capabilities: true } satisfies Record<keyof AdapterFingerprint, true>
     const capabilities = { independentConnections: true, rowLocks: true, snapshotReads: true, savepoints: true, platformAlarm: true } satisfies Record<keyof AdapterCapabilities, true>
     const counts = { pass: true, fail: true, "not-applicable": true, unknown: true, error: true } satisfies Record<keyof VerdictCounts, true>
-    const report = { schemaVersion: true, kind: true, suite: true, harnessVersion: true, startedAt: true, finishedAt: true, environment: true, options: true, adapters: true, summary: true } satisfies Record<keyof ConformanceReport, true>
+    const report = { schemaVersion: true, kind: true, suite: true, harnessVersion: true, startedAt: true, finishedAt: true, environment: true, options: true, adapters: true, summary: true, shard: true } satisfies Record<keyof ConformanceReport, true>
     const pairs: ReadonlyArray<readonly [SchemaObject, object]> = [
       [def("step"), step],
       [def("divergence"), divergence],
