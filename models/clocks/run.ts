@@ -7,11 +7,11 @@
  */
 import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, retryDelayMs } from "./keys.ts"
 import { canonicalText } from "./keys.ts"
-import type { ClockState, FaultedCommand, Json, ModelState, ProcessName, RecordState, Resume, TimerState } from "./types.ts"
+import type { AppliedRace, ClockState, FaultedCommand, Json, ModelState, ProcessName, RecordState, Resume, TimerState } from "./types.ts"
 
 /** The process crashed at a storage transaction (the harness interrupts it from outside). */
 export class Crash {
-  constructor(readonly transaction: number, readonly phase: "inside" | "afterCommit") {}
+  constructor(readonly transaction: number, readonly phase: "inside" | "afterCommit", readonly process: ProcessName = "A") {}
 }
 
 /** A defect the operation dies with (`JournalError` or `SqlError`, as the session names it). */
@@ -45,20 +45,25 @@ export class Run {
   readonly optionalResumes: Array<Resume> = []
   readonly fireInstantsMs: Array<number> = []
   readonly reached = new Set<string>()
+  /** The fire race that applied (set by `advance`). */
+  race: AppliedRace | null = null
   fault: FaultedCommand["fault"]
   journalFault: number | undefined
+  /** The process whose storage transactions and durable emits the command's faults strike (B's own sweeps; A otherwise). */
+  readonly faultProcess: ProcessName
 
   constructor(state: ModelState, command: FaultedCommand, atMs: number) {
     this.state = cloneDraft(state)
     this.state.nowMs = atMs
     this.fault = command.fault
     this.journalFault = command.journalFault
+    this.faultProcess = command.op === "sweep" ? command.process : "A"
   }
 
-  /** Runs `body` as one outermost transaction of `process` (B is never faulted). */
+  /** Runs `body` as one outermost transaction of `process` (only the fault process's are counted and faulted). */
   transaction<T>(process: ProcessName, body: (draft: Draft) => T, journalOwn = false): T {
     const draft = cloneDraft(this.state)
-    if (process === "B") {
+    if (process !== this.faultProcess) {
       const value = body(draft)
       this.state = draft
       return value
@@ -73,10 +78,10 @@ export class Run {
       failure = error
     }
     const fault = this.fault?.transaction === ordinal ? this.fault.phase : undefined
-    if (fault === "inside") throw new Crash(ordinal, "inside")
+    if (fault === "inside") throw new Crash(ordinal, "inside", process)
     if (failure !== undefined) throw failure
     this.state = draft
-    if (fault === "afterCommit") throw new Crash(ordinal, "afterCommit")
+    if (fault === "afterCommit") throw new Crash(ordinal, "afterCommit", process)
     if (fault === "lostReply") {
       this.reached.add("C4")
       throw new Defect(journalOwn ? "JournalError:unavailable" : "SqlError")
@@ -86,7 +91,7 @@ export class Run {
 
   /** Admits a durable record (C2): Duplicate when byte-equal, a conflict defect when not. */
   emit(process: ProcessName, draft: Draft, id: string, eventType: string, payload: Json, hidden: Json = null): void {
-    if (process === "A" && ++this.emits === this.journalFault) throw new Defect("JournalError:unavailable")
+    if (process === this.faultProcess && ++this.emits === this.journalFault) throw new Defect("JournalError:unavailable")
     this.reached.add("C3")
     if (draft.lossyLatched) this.reached.add("B5")
     const content = canonicalText({ eventType, payload, hidden })

@@ -14,7 +14,7 @@ import {
   keyOf
 } from "./keys.ts"
 import { Crash, Defect, Run, scheduledPayload } from "./run.ts"
-import type { Command, FaultedCommand, Json, ModelState, ObservableRules, Operation, StepOutcome } from "./types.ts"
+import type { Command, FaultedCommand, FireRace, Json, ModelState, ObservableRules, Operation, ProcessName, StepOutcome, TimerState } from "./types.ts"
 
 /** Bound on fire instants one `advance` walks through. */
 export const MAX_INSTANTS_PER_ADVANCE = 500
@@ -61,10 +61,11 @@ const execute = (run: Run, command: Command): Json => {
       run.sweep(command.process, command.withFlow)
       return success(null)
     case "advance":
-      advance(run, now + command.ms)
+      advance(run, now + command.ms, command.race)
       return success(null)
     case "restart":
-      restart(run)
+      // The restart's recovery (its registration sweep) may itself be faulted.
+      restart(run, "A", true)
       return success(null)
     case "effect":
       return effect(run, command.exec, command.attempt, command.fails)
@@ -93,8 +94,29 @@ const deferredResult = (run: Run, exec: string, deferred: string): Json => {
   return { _tag: "Some", value: row.exit }
 }
 
+/**
+ * The race's order of a batch of due timers: when the batch is exactly A's and B's timer of one clock,
+ * the first-released fires now and the second now (lag 0) or, held, at `instant + lagMs`.
+ */
+const raced = (run: Run, batch: ReadonlyArray<TimerState>, race: FireRace, instant: number, targetMs: number): ReadonlyArray<TimerState> | null => {
+  const [one, two] = batch
+  if (batch.length !== 2 || one === undefined || two === undefined || one.key !== two.key || one.process === two.process) return null
+  const byProcess = (name: ProcessName) => (one.process === name ? one : two)
+  const first = race.order[0] === 1 ? "B" : "A"
+  const second = first === "A" ? "B" : "A"
+  const lagMs = Math.max(0, Math.min(race.lagMs, targetMs - instant))
+  run.race = { atMs: instant, key: one.key, first, second, lagMs, overlap: race.overlap && lagMs === 0 }
+  run.reached.add("IG1")
+  if (lagMs === 0) return [byProcess(first), byProcess(second)]
+  const held = byProcess(second)
+  const index = run.state.timers.indexOf(held)
+  run.state.timers[index] = { ...held, atMs: instant + lagMs, seq: ++run.state.seq }
+  return [byProcess(first)]
+}
+
 /** Walks virtual time to `targetMs`, firing every live timer at its instant, in registration order. */
-const advance = (run: Run, targetMs: number): void => {
+const advance = (run: Run, targetMs: number, race: FireRace | undefined): void => {
+  let pending = race
   for (let instants = 0; instants < MAX_INSTANTS_PER_ADVANCE; instants++) {
     const due = run.state.timers.filter((timer) => timer.atMs <= targetMs)
     if (due.length === 0) break
@@ -102,17 +124,24 @@ const advance = (run: Run, targetMs: number): void => {
     run.state.nowMs = instant
     run.fireInstantsMs.push(instant)
     const batch = run.state.timers.filter((timer) => timer.atMs <= instant).sort((a, b) => a.seq - b.seq)
-    for (const timer of batch) run.fire(timer)
+    const ordered = pending === undefined ? null : raced(run, batch, pending, instant, targetMs)
+    if (ordered !== null) pending = undefined
+    for (const timer of ordered ?? batch) run.fire(timer)
   }
   run.state.nowMs = Math.max(run.state.nowMs, targetMs)
 }
 
-/** Process A dies (its timers with it) and starts again with its registration sweep (C12). */
-const restart = (run: Run): void => {
-  run.state.timers = run.state.timers.filter((timer) => timer.process !== "A")
-  run.fault = undefined
-  run.journalFault = undefined
-  run.sweep("A", true)
+/**
+ * `process` dies (its timers with it) and starts again with its registration sweep (C12); the faults
+ * of the step strike that sweep only when `keepFaults` (a generated restart, not the one after a crash).
+ */
+const restart = (run: Run, process: ProcessName, keepFaults = false): void => {
+  run.state.timers = run.state.timers.filter((timer) => timer.process !== process)
+  if (!keepFaults) {
+    run.fault = undefined
+    run.journalFault = undefined
+  }
+  run.sweep(process, true)
 }
 
 /** C13: intended before the effect, then succeeded or unknown. */
@@ -214,7 +243,7 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
       result = { _tag: "Crashed", transaction: error.transaction, phase: error.phase }
       run.reached.add("C4")
       const transactions = run.transactions
-      restart(run)
+      restart(run, error.process)
       run.transactions = transactions
     } else if (error instanceof Defect) {
       result = { _tag: "Failure", error: error.error }
@@ -227,6 +256,7 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     resumes: run.resumes,
     optionalResumes: run.optionalResumes,
     fireInstantsMs: run.fireInstantsMs,
+    race: run.race,
     crashed,
     transactions: run.transactions,
     flushes: run.flushes,

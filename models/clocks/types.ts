@@ -74,6 +74,31 @@ export interface TransactionFault {
   readonly phase: "inside" | "afterCommit" | "lostReply"
 }
 
+/**
+ * Both processes' fires of one clock at one instant, released in a generated order (the concurrent
+ * property). It applies at the advance's first instant whose due timers are exactly one of A and one of
+ * B for the same clock; elsewhere it is ignored.
+ */
+export interface FireRace {
+  /** Release order over the processes `[A, B]`: `[1, 0]` releases B's fire first. */
+  readonly order: ReadonlyArray<number>
+  /** Virtual ms the second fire is held at `clocks.fire.begin` after the first one finished (clamped to the advance). */
+  readonly lagMs: number
+  /** With lag 0, on engines with independent connections: the second runs into the first's open transaction. */
+  readonly overlap: boolean
+}
+
+/** A race as it applied in one step (the harness realises exactly this). */
+export interface AppliedRace {
+  readonly atMs: number
+  /** Clock key `exec/clock`. */
+  readonly key: string
+  readonly first: ProcessName
+  readonly second: ProcessName
+  readonly lagMs: number
+  readonly overlap: boolean
+}
+
 /** One command of a scenario. */
 export type Command =
   | { readonly op: "scheduleClock"; readonly exec: string; readonly clock: string; readonly durationMs: number }
@@ -88,7 +113,7 @@ export type Command =
   }
   | { readonly op: "deferredResult"; readonly exec: string; readonly deferred: string }
   | { readonly op: "sweep"; readonly process: ProcessName; readonly withFlow: boolean }
-  | { readonly op: "advance"; readonly ms: number }
+  | { readonly op: "advance"; readonly ms: number; readonly race?: FireRace }
   | { readonly op: "restart" }
   | { readonly op: "rewind"; readonly exec: string; readonly deferred: string; readonly keepRecords: boolean }
   | { readonly op: "setWaiting"; readonly exec: string; readonly reason: string; readonly token: string }
@@ -133,6 +158,8 @@ export interface StepOutcome {
   readonly optionalResumes: ReadonlyArray<Resume>
   /** The instants at which timers fired, in order (the harness advances through them). */
   readonly fireInstantsMs: ReadonlyArray<number>
+  /** The fire race that applied in this step, if any. */
+  readonly race: AppliedRace | null
   /** Process A crashed and was restarted (its registration sweep ran). */
   readonly crashed: boolean
   /** Storage transactions process A started. */

@@ -4,7 +4,8 @@
  */
 import * as fc from "fast-check"
 import { storageFaultArbitrary } from "../../harness/Faults.ts"
-import type { Command, FaultedCommand, TransactionFault } from "../../models/clocks/index.ts"
+import { releaseOrderArbitrary } from "../../harness/Interleaving.ts"
+import type { Command, FaultedCommand, FireRace, TransactionFault } from "../../models/clocks/index.ts"
 
 /** A scenario: the commands, in order (the liveness property appends its phase itself). */
 export interface ClocksScenario {
@@ -13,10 +14,18 @@ export interface ClocksScenario {
 
 /** What a property's scenarios contain. */
 export interface ScenarioShape {
-  /** Storage and journal faults on the calls whose transactions are deterministic. */
+  /** Storage and journal faults on process A's calls whose transactions are deterministic, its sweeps and restarts included. */
   readonly faults: boolean
+  /**
+   * Storage and journal faults on the second process's sweeps only (the concurrent property: A is never
+   * faulted there, since a crash of A stops virtual time while B's timers of the same instant may or may
+   * not have woken, an order the harness does not own).
+   */
+  readonly faultsOnB: boolean
   /** Sweeps of a second process B (two engines firing the same clock). */
   readonly secondProcess: boolean
+  /** Advances carry a fire race: both processes' fires of one clock released in a generated order. */
+  readonly races: boolean
   /** Rewinds that keep the journal records (conflicts on re-completion). */
   readonly rowOnlyRewinds: boolean
   readonly maxCommands: number
@@ -25,6 +34,22 @@ export interface ScenarioShape {
 const exec = fc.constantFrom("e1", "e1", "e2")
 const clock = fc.constantFrom("t1", "t2")
 const value = fc.integer({ min: 1, max: 3 })
+
+/**
+ * A fire race: the release order of the two processes' fires (shrinks toward A first), how long the
+ * second is held (shrinks toward 0), and whether the second runs into the first's open transaction.
+ */
+const raceArbitrary: fc.Arbitrary<FireRace> = fc.record({
+  order: releaseOrderArbitrary(2),
+  lagMs: fc.constantFrom(0, 100, 1_000),
+  overlap: fc.boolean()
+})
+
+/** An advance by `ms`, with a race when the shape has them. */
+const advanceArbitrary = (shape: ScenarioShape, ms: fc.Arbitrary<number>): fc.Arbitrary<Command> =>
+  shape.races
+    ? fc.record({ op: fc.constant("advance" as const), ms, race: raceArbitrary })
+    : fc.record({ op: fc.constant("advance" as const), ms })
 
 const commandArbitrary = (shape: ScenarioShape): fc.Arbitrary<Command> =>
   fc.oneof(
@@ -43,7 +68,7 @@ const commandArbitrary = (shape: ScenarioShape): fc.Arbitrary<Command> =>
     },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("setWaiting" as const), exec, reason: fc.constant("approval"), token: fc.constantFrom("k1", "k2") }) },
     { weight: 4, arbitrary: fc.record({ op: fc.constant("deferredResult" as const), exec, deferred: fc.constantFrom("sig", "t1:fired") }) },
-    { weight: 4, arbitrary: fc.record({ op: fc.constant("advance" as const), ms: fc.constantFrom(100, 1_000, 2_500, 6_000) }) },
+    { weight: 4, arbitrary: advanceArbitrary(shape, fc.constantFrom(100, 1_000, 2_500, 6_000)) },
     { weight: 2, arbitrary: fc.constant({ op: "restart" as const }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("sweep" as const), process: shape.secondProcess ? fc.constantFrom("A" as const, "B" as const) : fc.constant("A" as const), withFlow: fc.boolean() }) },
     {
@@ -59,10 +84,20 @@ const commandArbitrary = (shape: ScenarioShape): fc.Arbitrary<Command> =>
     { weight: 1, arbitrary: fc.record({ op: fc.constant("effect" as const), exec, attempt: fc.constantFrom(1, 2), fails: fc.boolean() }) }
   )
 
-/** Commands whose storage transactions are deterministic, so a fault strikes the same one on both sides. */
-const FAULTABLE: ReadonlyArray<Command["op"]> = ["scheduleClock", "deferredDone", "deferredDoneIfWaiting", "deferredResult", "advance", "effect"]
+/**
+ * Commands whose storage transactions run in an order the model knows, so a fault strikes the same one
+ * on both sides: the calls, the fires of an advance, a sweep (of A or of B: the faults strike the
+ * process the sweep runs on), and a restart's recovery (its registration sweep). A due clock a sweep
+ * arms fires at once: its fire transaction comes right after that clock's clock-scheduled record, before
+ * the next clock's, so faults reach the fires of sweeps and recoveries and their commit-to-resume gap.
+ */
+const FAULTABLE: ReadonlyArray<Command["op"]> = ["scheduleClock", "deferredDone", "deferredDoneIfWaiting", "deferredResult", "advance", "effect", "sweep", "restart"]
 
-const faultArbitrary: fc.Arbitrary<TransactionFault> = storageFaultArbitrary({ maxTransaction: 2, phases: ["inside", "afterCommit", "lostReply"] })
+/** Whether `command` takes generated faults in `shape`. */
+const faultable = (shape: ScenarioShape, command: Command): boolean =>
+  shape.faults ? FAULTABLE.includes(command.op) && !(command.op === "sweep" && command.process === "B") : shape.faultsOnB && command.op === "sweep" && command.process === "B"
+
+const faultArbitrary: fc.Arbitrary<TransactionFault> = storageFaultArbitrary({ maxTransaction: 3, phases: ["inside", "afterCommit", "lostReply"] })
   .map((fault) => ({ transaction: fault.transaction, phase: fault.phase as TransactionFault["phase"] }))
 
 /** `null` `nullWeight` times as often as a value (shrinks toward null). */
@@ -70,11 +105,11 @@ const sometimes = <A>(arbitrary: fc.Arbitrary<A>, nullWeight: number): fc.Arbitr
   fc.oneof({ weight: nullWeight, arbitrary: fc.constant(null) }, { weight: 1, arbitrary })
 
 const faultedCommand = (shape: ScenarioShape): fc.Arbitrary<FaultedCommand> =>
-  !shape.faults
+  !shape.faults && !shape.faultsOnB
     ? commandArbitrary(shape)
-    : fc.tuple(commandArbitrary(shape), sometimes(faultArbitrary, 3), sometimes(fc.integer({ min: 1, max: 2 }), 4)).map(
+    : fc.tuple(commandArbitrary(shape), sometimes(faultArbitrary, shape.faults ? 3 : 1), sometimes(fc.integer({ min: 1, max: 2 }), 4)).map(
       ([command, fault, journalFault]): FaultedCommand =>
-        !FAULTABLE.includes(command.op)
+        !faultable(shape, command)
           ? command
           : { ...command, ...(fault === null ? {} : { fault }), ...(journalFault === null ? {} : { journalFault }) }
     )
@@ -87,6 +122,7 @@ const faultedCommand = (shape: ScenarioShape): fc.Arbitrary<FaultedCommand> =>
  */
 const timelineArbitrary = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<FaultedCommand>> =>
   fc.oneof(
+    ...(shape.races ? [raceTimeline(shape)] : []),
     fc.tuple(exec, value).map(([e, v]): ReadonlyArray<FaultedCommand> => [
       { op: "deferredDone", exec: e, deferred: "sig", value: v },
       { op: "deferredResult", exec: e, deferred: "sig" },
@@ -137,23 +173,36 @@ const timelineArbitrary = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Fau
     ])
   ).chain((timeline: ReadonlyArray<FaultedCommand>): fc.Arbitrary<ReadonlyArray<FaultedCommand>> =>
     // A timeline that names its own fault keeps exactly that fault; the others draw faults like any command.
-    shape.faults && !timeline.some((command) => command.fault !== undefined || command.journalFault !== undefined)
-      ? fc.tuple(...timeline.map((command) => faultedCommand(shape).map((faulted) => ({ ...faultsOf(faulted, command), ...command }) as FaultedCommand)))
+    (shape.faults || shape.faultsOnB) && !timeline.some((command) => command.fault !== undefined || command.journalFault !== undefined)
+      ? fc.tuple(...timeline.map((command) => faultedCommand(shape).map((faulted) => ({ ...faultsOf(shape, faulted, command), ...command }) as FaultedCommand)))
       : fc.constant(timeline)
   )
 
+/** A clock scheduled by A, armed by B's sweep too, and both fires raced (the race's lag fits in the advance). */
+const raceTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<FaultedCommand>> =>
+  fc.tuple(exec, clock, advanceArbitrary(shape, fc.constant(2_500))).map(([e, c, advance]): ReadonlyArray<FaultedCommand> => [
+    { op: "scheduleClock", exec: e, clock: c, durationMs: 1_000 },
+    { op: "sweep", process: "B", withFlow: false },
+    advance
+  ])
+
 /** The faults `faulted` carries, when `command` may take faults. */
-const faultsOf = (faulted: FaultedCommand, command: Command): Partial<FaultedCommand> =>
-  !FAULTABLE.includes(command.op)
+const faultsOf = (shape: ScenarioShape, faulted: FaultedCommand, command: Command): Partial<FaultedCommand> =>
+  !faultable(shape, command)
     ? {}
     : { ...(faulted.fault === undefined ? {} : { fault: faulted.fault }), ...(faulted.journalFault === undefined ? {} : { journalFault: faulted.journalFault }) }
 
-/** The scenario generator of a property shape: single commands and timelines, flattened. */
+/**
+ * The scenario generator of a property shape: single commands and timelines, flattened. A shape with
+ * races draws the race timeline as often as any other timeline unit (a race is what that property is
+ * for; among the other timelines it came one time in ten).
+ */
 export const clocksScenario = (shape: ScenarioShape): fc.Arbitrary<ClocksScenario> =>
   fc.array(
     fc.oneof(
       { weight: 3, arbitrary: faultedCommand(shape).map((command): ReadonlyArray<FaultedCommand> => [command]) },
-      { weight: 2, arbitrary: timelineArbitrary(shape) }
+      { weight: 2, arbitrary: timelineArbitrary(shape) },
+      ...(shape.races ? [{ weight: 2, arbitrary: raceTimeline(shape) }] : [])
     ),
     { minLength: 1, maxLength: shape.maxCommands }
   ).map((units) => ({ commands: units.flat().slice(0, shape.maxCommands) }))

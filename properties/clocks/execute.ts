@@ -13,7 +13,7 @@ import { type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBas
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { clocksModel, type FaultedCommand, keyOf, type ModelState } from "../../models/clocks/index.ts"
+import { clocksModel, type FaultedCommand, keyOf, type ModelState, type StepOutcome } from "../../models/clocks/index.ts"
 import { clocksAttributor } from "../../spec/clocks.ts"
 import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
 import type { ClocksScenario } from "./arbitraries.ts"
@@ -21,6 +21,7 @@ import { clocksChecks } from "./checks.ts"
 import { emptyMemory, invariantChecks } from "./invariants.ts"
 import { livenessPhase, type LivenessContext } from "./livenessPhase.ts"
 import { observeRows } from "./observe.ts"
+import type { RaceReport } from "./race.ts"
 import { type ClocksSession, openClocksSession } from "./session.ts"
 
 /** Bound on commands executed from one scenario. */
@@ -35,6 +36,23 @@ const faultWords = (command: FaultedCommand): string | undefined => {
     command.journalFault === undefined ? undefined : `durable emit ${command.journalFault} fails`
   ].filter((word) => word !== undefined)
   return words.length === 0 ? undefined : words.join(", ")
+}
+
+/** The command without its fire race. */
+const withoutRace = (command: FaultedCommand): FaultedCommand => {
+  if (command.op !== "advance" || command.race === undefined) return command
+  const { race: _race, ...plain } = command
+  return plain
+}
+
+/** The race of a step in plain words, for the counterexample. */
+const raceWords = (outcome: StepOutcome, report: RaceReport): string => {
+  const race = outcome.race!
+  if (!report.realized) return `race of ${race.key} at ${race.atMs} not realised (the fires never paused at clocks.fire.begin)`
+  const how = report.overlapped
+    ? `its open transaction overlapped by ${race.second}'s${report.blocked ? ", which waited on its lock (pg_blocking_pids)" : ""}`
+    : race.lagMs > 0 ? `${race.second} held ${race.lagMs} ms at clocks.fire.begin` : `then ${race.second}`
+  return `race of ${race.key} at ${race.atMs}: ${race.first} released first, ${how}`
 }
 
 /** Requirements a step reached, from the rules the model says it exercised. */
@@ -55,11 +73,14 @@ const commandStep = (
 ) =>
   Effect.gen(function*() {
     const atMs = yield* nowMs
-    const outcome = clocksModel.step(state.model, { command, atMs })
-    state.model = outcome.state
+    const raced = clocksModel.step(state.model, { command, atMs })
     const resumesBefore = session.resumeLog().length
     const flushFailuresBefore = session.flushFailures()
-    const result = yield* session.call(command, index, outcome.fireInstantsMs)
+    const result = yield* session.call(command, index, raced.fireInstantsMs, raced.race)
+    const race = session.lastRace()
+    // An implementation that never reached the race's hook points ran its fires unordered: compare with the model without the race.
+    const outcome = race === null || race.realized ? raced : clocksModel.step(state.model, { command: withoutRace(command), atMs })
+    state.model = outcome.state
     if (command.op === "rewind") state.memory.completions.delete(keyOf(command.exec, command.deferred))
     state.liveness.noteCall(command, result)
     const observed = yield* observeRows(environment.database.sql)
@@ -68,7 +89,7 @@ const commandStep = (
     const checks = comparison === "model"
       ? clocksChecks({ outcome, actualResult: result, resumes, observed, lossyRecords: session.lossyRecords(), effectRuns: session.effectRuns(), flushFailures: session.flushFailures() - flushFailuresBefore })
       : invariantChecks(observed, state.memory)
-    const fault = faultWords(command)
+    const fault = [faultWords(command), race === null ? undefined : raceWords(raced, race)].filter((words) => words !== undefined).join("; ") || undefined
     const executed: ExecutedStep = {
       record: {
         operation: command.op,

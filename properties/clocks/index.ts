@@ -7,8 +7,11 @@
  * - `clocks/faults`: the same under storage faults (crash inside or after the n-th transaction, lost
  *   reply) and failing journal writes, on every call whose transactions are deterministic, fires included.
  * - `clocks/concurrent`: a second engine process B sweeps the same storage and arms the same clocks,
- *   so both processes fire each clock at the same instant: truly concurrent transactions on separate
- *   connections where the adapter has independent connections, one after the other elsewhere.
+ *   so both processes fire each clock at the same instant. Advances carry a generated race
+ *   (`race.ts`): both fires pause at `clocks.fire.begin` and are released in a generated, shrinking
+ *   order, the second at once or held for a lag; on engines with independent connections and row
+ *   locks the second may run into the first's open transaction (a lock wait seen through
+ *   `pg_blocking_pids`). Three connections: A's, B's and the observer's.
  * - `clocks/liveness`: faults, the idempotence guarantee's invariants after every step (no model),
  *   then the run to quiescence and the liveness requirements (`harness/Liveness.ts`).
  *
@@ -30,10 +33,10 @@ const GUARANTEE_REQUIREMENTS = clockRequirements.map((requirement) => requiremen
 
 /** Shapes of the four properties. */
 export const CLOCKS_SHAPES = {
-  model: { faults: false, secondProcess: false, rowOnlyRewinds: true, maxCommands: 8 },
-  faults: { faults: true, secondProcess: false, rowOnlyRewinds: true, maxCommands: 8 },
-  concurrent: { faults: false, secondProcess: true, rowOnlyRewinds: false, maxCommands: 6 },
-  liveness: { faults: true, secondProcess: false, rowOnlyRewinds: false, maxCommands: 7 }
+  model: { faults: false, faultsOnB: false, secondProcess: false, races: false, rowOnlyRewinds: true, maxCommands: 8 },
+  faults: { faults: true, faultsOnB: false, secondProcess: false, races: false, rowOnlyRewinds: true, maxCommands: 8 },
+  concurrent: { faults: false, faultsOnB: true, secondProcess: true, races: true, rowOnlyRewinds: false, maxCommands: 6 },
+  liveness: { faults: true, faultsOnB: false, secondProcess: false, races: false, rowOnlyRewinds: false, maxCommands: 7 }
 } as const satisfies Record<string, ScenarioShape>
 
 const property = (
@@ -66,7 +69,7 @@ export const clocksSuite = (implementation: ClocksImplementation = shippedClocks
   properties: [
     property(implementation, "clocks/model", "engine vs model: schedules, completions, consumptions, live timers, restarts, sweeps, rewinds, effect boundaries", CLOCKS_SHAPES.model, "model", RULE_REQUIREMENTS),
     property(implementation, "clocks/faults", "engine vs model under crashes inside and after commit, lost replies and failing journal writes, fires included", CLOCKS_SHAPES.faults, "model", RULE_REQUIREMENTS),
-    property(implementation, "clocks/concurrent", "two engine processes firing the same clocks at once (separate connections where the adapter has them)", CLOCKS_SHAPES.concurrent, "model", RULE_REQUIREMENTS, 2),
+    property(implementation, "clocks/concurrent", "two engine processes firing the same clocks at once (separate connections where the adapter has them)", CLOCKS_SHAPES.concurrent, "model", RULE_REQUIREMENTS, 3),
     property(implementation, "clocks/liveness", "idempotence invariants after every step under faults, then the run to quiescence and liveness", CLOCKS_SHAPES.liveness, "invariants", GUARANTEE_REQUIREMENTS)
   ]
 })

@@ -3,7 +3,7 @@
  *
  * After the scenario's commands (its fault window), the system runs to quiescence: first callers
  * retry every completion or schedule call whose reply was lost or failed (a caller retries until
- * acknowledged), and runs that were rewound replay their sleep (`scheduleClock`), as a resumed flow
+ * acknowledged; a restart or sweep that failed is run again), and runs that were rewound replay their sleep (`scheduleClock`), as a resumed flow
  * does; then virtual time moves on in 10 s rounds until four rounds in a row saw no storage
  * transaction and no resume (40 s, longer than the 30 s backoff cap), at most 12 rounds. Crashed
  * processes were already restarted, with their registration sweep, when they crashed. Then:
@@ -47,7 +47,8 @@ interface EndState {
 
 type Row = Readonly<Record<string, Json>>
 
-const RETRIED: ReadonlyArray<FaultedCommand["op"]> = ["deferredDone", "deferredDoneIfWaiting", "scheduleClock"]
+/** Calls a caller retries until acknowledged; a restart or sweep whose recovery failed (not crashed) is run again, as an operator would. */
+const RETRIED: ReadonlyArray<FaultedCommand["op"]> = ["deferredDone", "deferredDoneIfWaiting", "scheduleClock", "restart", "sweep"]
 
 const stripFaults = (command: FaultedCommand): FaultedCommand => {
   const { fault: _fault, journalFault: _journal, ...plain } = command

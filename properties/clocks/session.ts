@@ -1,24 +1,30 @@
 /**
  * The implementation side of one clocks scenario: process A built over the harness's storage
- * boundary (so storage faults strike it), an optional process B on an independent connection when
- * the adapter has one (two engines firing the same clock at once), the journal, the run registry
- * and the `scheduleResume` recorder the harness injects, each command mapped to its call, and what is
- * observed after it. A crash ends A from outside; the session then closes A's scope (its timers die
- * with it) and starts A again with its registration sweep (`sweepDue(flow)`), as a restarted engine does.
+ * boundary (so storage faults strike it), an optional process B over its own boundary on an
+ * independent connection when the adapter has one (two engines firing the same clock at once; faults
+ * strike B's own sweeps), the journal, the run registry and the `scheduleResume` recorder the harness
+ * injects, each command mapped to its call, and what is observed after it. Every call runs labelled
+ * with its process under one scripted hook controller, so an advance can release the two processes'
+ * fires of one clock in the model's race order (`race.ts`). A crash ends the process from outside;
+ * the session then closes its scope (its timers die with it) and starts it again with its
+ * registration sweep (`sweepDue(flow)`), as a restarted engine does. A generated `restart` is the
+ * same, with the step's faults striking the recovery's transactions.
  */
 import { Cause, Data, Effect, Exit, Option, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
+import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
 import { resultJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
 import { makeTransactionProbe, settleTransactions as settle, type TransactionProbe } from "../../harness/TransactionProbe.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { advanceByMs, nowMs } from "../../harness/VirtualClock.ts"
 import { HarnessError } from "../../harness/errors.ts"
-import { effectDescriptor, effectOutput, FLOW, type FaultedCommand, type ProcessName, SOURCE } from "../../models/clocks/index.ts"
+import { type AppliedRace, effectDescriptor, effectOutput, FLOW, type FaultedCommand, type ProcessName, SOURCE } from "../../models/clocks/index.ts"
 import type { ClocksImplementation, ClocksService, ResumeReason } from "../../subjects/clocks/api.ts"
 import { FlowInstance } from "../../subjects/clocks/api.ts"
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
 import { type JournalControls, makeHarnessJournal } from "./journalHarness.ts"
+import { armRace, type OverlapConnections, type RaceContext, type RaceReport, releaseHeld, runRace } from "./race.ts"
 
 /** A scripted irreversible effect's failure. */
 export class ScriptedEffectError extends Data.TaggedError("ScriptedEffectError")<{}> {}
@@ -42,8 +48,13 @@ interface Process {
 /** One scenario's implementation side. */
 export interface ClocksSession {
   readonly boundary: StorageBoundary
-  /** Runs one command with its faults armed, advancing through `waypointsMs` for `advance`. */
-  readonly call: (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>) => Effect.Effect<Json, HarnessError>
+  /**
+   * Runs one command with its faults armed, advancing through `waypointsMs` for `advance` and
+   * releasing the two processes' fires of `race` (the model's) in its order.
+   */
+  readonly call: (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race?: AppliedRace | null) => Effect.Effect<Json, HarnessError>
+  /** What the last call's race did (null: it had none). */
+  readonly lastRace: () => RaceReport | null
   /** Advances virtual time by `ms` and waits for quiet; returns the activity it saw. */
   readonly advanceQuietly: (ms: number, step: number) => Effect.Effect<number, HarnessError>
   readonly resumeLog: () => ReadonlyArray<LoggedResume>
@@ -80,11 +91,19 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     const database = environment.database
     const dialect = clocksDialect(environment.dialect)
     const boundary = makeStorageBoundary(database.sql, database.platformAlarm)
+    /** B's own boundary, over its own connection where the adapter has one: faults strike B's sweeps too. */
+    const boundaryB = makeStorageBoundary(database.connections[1] ?? database.sql, database.platformAlarm)
+    const boundaryOf = (name: ProcessName) => (name === "A" ? boundary : boundaryB)
     const shared = { latched: false, flushFailures: 0, lossy: [] as Array<string> }
     const waiting = new Map<string, { readonly reason: string; readonly token: string }>()
     const resumes: Array<LoggedResume> = []
     let currentStep = 0
     let effectRuns = 0
+    let lastRace: RaceReport | null = null
+    const hooks = yield* makeScriptedHooks
+    /** Runs `effect` as process `name`'s: the timers it arms inherit the label, so a race can pause them. */
+    const as = <A, E, R>(name: ProcessName, effect: Effect.Effect<A, E, R>) => withScriptedHooks(hooks, labelled(name, effect))
+    const overlap = yield* overlapConnections(environment)
 
     const build = (name: ProcessName, client: SqlClient.SqlClient) =>
       Effect.gen(function*() {
@@ -110,35 +129,64 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     let processA = yield* build("A", boundary.sql)
     let processB: Process | undefined
     const probes = () => (processB === undefined ? [processA.probe] : [processA.probe, processB.probe])
-    const quiet = Effect.asVoid(settle(probes()))
 
-    /** A dies and starts again with its registration sweep; the sweep's outcome is the restart's result. */
-    const restartA = Effect.gen(function*() {
-      yield* Scope.close(processA.scope, Exit.void)
-      boundary.arm(undefined)
-      processA.controls.arm(undefined)
-      processA = yield* build("A", boundary.sql)
-      const swept = yield* boundary.run(Effect.as(Effect.tap(processA.service.sweepDue(FLOW), () => Effect.suspend(() => settle(probes()))), null as Json))
-      return resultJson(swept, errorName)
-    })
+    /**
+     * `name` dies and starts again with its registration sweep, under `faults` when given (a generated
+     * restart's recovery may itself crash: then it restarts once more, unfaulted, as the model does);
+     * the sweep's outcome is the restart's result.
+     */
+    const restart = (name: ProcessName, faults?: FaultedCommand): Effect.Effect<Json, HarnessError> =>
+      Effect.gen(function*() {
+        const bound = boundaryOf(name)
+        const old = name === "A" ? processA : processB
+        if (old !== undefined) yield* Scope.close(old.scope, Exit.void)
+        bound.arm(undefined)
+        const fresh = yield* build(name, bound.sql)
+        if (name === "A") processA = fresh
+        else processB = fresh
+        bound.arm(faults?.fault)
+        fresh.controls.arm(faults?.journalFault)
+        const swept = yield* bound.run(Effect.as(Effect.tap(as(name, fresh.service.sweepDue(FLOW)), () => Effect.suspend(() => settle(probes()))), null as Json))
+        bound.arm(undefined)
+        fresh.controls.arm(undefined)
+        if (swept._tag === "Crashed") yield* restart(name)
+        return resultJson(swept, errorName)
+      })
 
     const processOf = (name: ProcessName) =>
       Effect.gen(function*() {
         if (name === "A") return processA
-        if (processB === undefined) processB = yield* build("B", database.connections[1] ?? database.sql)
+        if (processB === undefined) processB = yield* build("B", boundaryB.sql)
         return processB
       })
 
-    const advanceThrough = (waypointsMs: ReadonlyArray<number>, targetMs: number) =>
+    const raceContext: RaceContext = { hooks, settle: Effect.suspend(() => quietNow()), overlap }
+    const quietNow = () => Effect.asVoid(settle(probes()))
+
+    /** Walks virtual time through `waypointsMs` to `targetMs`, settling after each, running `race` at its instant. */
+    const advanceThrough = (waypointsMs: ReadonlyArray<number>, targetMs: number, race: AppliedRace | null) =>
       Effect.gen(function*() {
+        let stage: "armed" | "held" | "done" = race === null ? "done" : "armed"
         for (const instant of [...waypointsMs, targetMs]) {
           const now = yield* nowMs
+          const racing = stage === "armed" && race !== null && instant === race.atMs
+          if (racing) yield* armRace(hooks)
           yield* advanceByMs(Math.max(0, instant - now))
-          yield* Effect.suspend(() => settle(probes()))
+          if (racing) {
+            lastRace = yield* runRace(raceContext, race)
+            stage = lastRace.held ? "held" : "done"
+            continue
+          }
+          yield* quietNow()
+          if (stage === "held" && race !== null && instant >= race.atMs + race.lagMs) {
+            yield* releaseHeld(raceContext, race)
+            stage = "done"
+          }
         }
+        if (stage === "held" && race !== null) yield* releaseHeld(raceContext, race)
       })
 
-    const callOf = (command: FaultedCommand, waypointsMs: ReadonlyArray<number>): Effect.Effect<Json, unknown> =>
+    const callOf = (command: FaultedCommand, waypointsMs: ReadonlyArray<number>, race: AppliedRace | null): Effect.Effect<Json, unknown> =>
       Effect.gen(function*() {
         const service = processA.service
         switch (command.op) {
@@ -167,10 +215,10 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
             return Option.isSome(exit) ? { _tag: "Some", value: exit.value as Json } : { _tag: "None" }
           }
           case "sweep":
-            yield* (yield* processOf(command.process)).service.sweepDue(command.withFlow ? FLOW : undefined)
+            yield* as(command.process, (yield* processOf(command.process)).service.sweepDue(command.withFlow ? FLOW : undefined))
             return null
           case "advance":
-            yield* advanceThrough(waypointsMs, (yield* nowMs) + command.ms)
+            yield* advanceThrough(waypointsMs, (yield* nowMs) + command.ms, race)
             return null
           case "effect":
             return yield* service.withEffectBoundary(
@@ -189,8 +237,6 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     const harnessCommand = (command: FaultedCommand) =>
       Effect.gen(function*() {
         switch (command.op) {
-          case "restart":
-            return yield* restartA
           case "setWaiting":
             waiting.set(command.exec, { reason: command.reason, token: command.token })
             return
@@ -205,23 +251,29 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         }
       })
 
-    const call = (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>) =>
+    const call = (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race: AppliedRace | null = null) =>
       Effect.gen(function*() {
         currentStep = step
-        if (command.op === "restart" || command.op === "setWaiting" || command.op === "clearWaiting" || command.op === "latchLossy" || command.op === "rewind") {
+        lastRace = null
+        if (command.op === "restart") return yield* restart("A", command)
+        if (command.op === "setWaiting" || command.op === "clearWaiting" || command.op === "latchLossy" || command.op === "rewind") {
           const done = yield* harnessCommand(command).pipe(Effect.mapError(harnessError(`the harness command ${command.op}`)))
           return done ?? ({ _tag: "Success", value: null } as Json)
         }
-        boundary.arm(command.fault)
-        processA.controls.arm(command.journalFault)
-        const outcome = yield* boundary.run(Effect.tap(callOf(command, waypointsMs), () => Effect.suspend(() => settle(probes()))))
-        boundary.arm(undefined)
-        processA.controls.arm(undefined)
+        // The faults strike the process the command runs on: B's own sweeps, A otherwise.
+        const target: ProcessName = command.op === "sweep" ? command.process : "A"
+        const bound = boundaryOf(target)
+        const controls = (yield* processOf(target).pipe(Effect.mapError(harnessError("building process B")))).controls
+        bound.arm(command.fault)
+        controls.arm(command.journalFault)
+        const outcome = yield* bound.run(Effect.tap(as("A", callOf(command, waypointsMs, race)), () => Effect.suspend(() => settle(probes()))))
+        bound.arm(undefined)
+        controls.arm(undefined)
         const result = resultJson(
           outcome._tag === "Completed" && Exit.isSuccess(outcome.exit) ? { _tag: "Completed", exit: Exit.succeed(outcome.exit.value as Json) } : outcome,
           (error) => errorName(error)
         )
-        if (outcome._tag === "Crashed") yield* restartA.pipe(Effect.mapError(harnessError("restarting process A after its crash")))
+        if (outcome._tag === "Crashed") yield* restart(target)
         return result
       })
 
@@ -230,7 +282,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         currentStep = step
         const before = activityNow()
         yield* advanceByMs(ms)
-        yield* quiet
+        yield* quietNow()
         return activityNow() - before
       })
 
@@ -239,6 +291,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     return {
       boundary,
       call,
+      lastRace: () => lastRace,
       advanceQuietly,
       resumeLog: () => resumes,
       activity: activityNow,
@@ -247,6 +300,20 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
       flushFailures: () => shared.flushFailures
     }
   })
+
+/**
+ * The observer connection and the two processes' backend ids, where the engine has independent
+ * connections and row locks and the run opened a third connection; otherwise undefined.
+ */
+const overlapConnections = (environment: ExecutionEnvironment): Effect.Effect<OverlapConnections | undefined, HarnessError> =>
+  Effect.gen(function*() {
+    const [a, b, observer] = environment.database.connections
+    if (!environment.capabilities.independentConnections || !environment.capabilities.rowLocks || a === undefined || b === undefined || observer === undefined) {
+      return undefined
+    }
+    const pidOf = (sql: SqlClient.SqlClient) => Effect.map(sql<{ readonly pid: number }>`SELECT pg_backend_pid() AS pid`, (rows) => Number(rows[0]!.pid))
+    return { observer, pids: { A: yield* pidOf(a), B: yield* pidOf(b) } }
+  }).pipe(Effect.mapError(harnessError("reading the backend ids of the racing connections")))
 
 /** The harness's rewind: drops a completion row and, unless `keepRecords`, its records (time travel's truncation). */
 const rewind = (sql: SqlClient.SqlClient, exec: string, deferred: string, keepRecords: boolean) =>

@@ -20,8 +20,19 @@ import { ensureClocksTables } from "./schema.ts"
 import type { ClockRow, DeferredRow } from "./store.ts"
 import { makeClockStore } from "./store.ts"
 
-/** Every hook point the engine passes (optional refinements: they only pause under the harness). */
-export const CLOCK_HOOK_POINTS = ["clocks.fire.begin", "clocks.completion.afterCommit"] as const
+/**
+ * Every hook point the engine passes (optional refinements: they only pause under the harness, and are
+ * no-ops outside it). A fire passes them in this order: `fire.begin` (before it reads the time or opens
+ * its transaction), `fire.beforeCas` (inside the transaction, after the completion and its record),
+ * `fire.beforeCommit` (after the CAS and its record, before COMMIT), `completion.afterCommit` (between
+ * the commit and the lossy flush and resume; every completion call passes it too).
+ */
+export const CLOCK_HOOK_POINTS = [
+  "clocks.fire.begin",
+  "clocks.fire.beforeCas",
+  "clocks.fire.beforeCommit",
+  "clocks.completion.afterCommit"
+] as const
 
 const nowMs = Effect.map(Clock.currentTimeMillis, Math.floor)
 
@@ -67,8 +78,8 @@ export const makeClocks = (pieces: ClockPieces) => (environment: ClocksEnvironme
     /** C10: one fire of `row` at the current time. */
     const fireClock = (row: ClockRow): Effect.Effect<void> =>
       Effect.gen(function*() {
-        const completedAtMs = yield* nowMs
         yield* hookPoint("clocks.fire.begin")
+        const completedAtMs = yield* nowMs
         const completion: DeferredRow = {
           flowName: row.flowName,
           executionId: row.executionId,
@@ -78,11 +89,13 @@ export const makeClocks = (pieces: ClockPieces) => (environment: ClocksEnvironme
           completedAtMs,
           consumedAtMs: null
         }
-        const casAndRecord = Effect.flatMap(pieces.completeClock(store, row, completedAtMs), (won) => {
+        const cas = Effect.flatMap(pieces.completeClock(store, row, completedAtMs), (won) => {
           const record = won ? pieces.clockCompletedRecord(source, row, completedAtMs) : null
           return record === null ? Effect.void : emit(record)
         })
+        const casAndRecord = Effect.andThen(hookPoint("clocks.fire.beforeCas"), Effect.tap(cas, () => hookPoint("clocks.fire.beforeCommit")))
         yield* pieces.fireOrder(runtime, {
+          clock: row,
           casAndRecord,
           complete: (alongside) => Effect.asVoid(persistDeferred({ row: completion, expectedWaiting: undefined, alongside }, "clock"))
         })

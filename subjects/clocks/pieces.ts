@@ -40,6 +40,8 @@ export interface CompletionSteps {
 
 /** The two steps of a fire, for the `fireOrder` piece. */
 export interface FireSteps {
+  /** The clock being fired, as it was armed. */
+  readonly clock: ClockRow
   /** The CAS of completedAt and, when it won, the clock-completed record (no transaction of its own). */
   readonly casAndRecord: Effect.Effect<void, SqlError>
   /** The completion transaction (C5) with `alongside` inside it, then flush and resume. */

@@ -114,4 +114,42 @@ describe("clocks model", () => {
     run([{ op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 }, { op: "advance", ms: 5_000 }], initial)
     expect(JSON.stringify(initial)).toBe(frozen)
   })
+
+  it("a fire race: the first-released fire wins at its instant, the held second sees Existing, loses the CAS and still resumes", () => {
+    const armedByBoth: ReadonlyArray<FaultedCommand> = [
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "sweep", process: "B", withFlow: false }
+    ]
+    for (const order of [[0, 1], [1, 0]]) {
+      const { state, outcomes } = run([...armedByBoth, { op: "advance", ms: 2_500, race: { order, lagMs: 100, overlap: false } }])
+      const [first, second] = order[0] === 0 ? ["A", "B"] as const : ["B", "A"] as const
+      expect(outcomes[2]!.race).toEqual({ atMs: T0 + 1_000, key: keyOf("e1", "t1"), first, second, lagMs: 100, overlap: false })
+      expect(outcomes[2]!.fireInstantsMs).toEqual([T0 + 1_000, T0 + 1_100])
+      expect(outcomes[2]!.resumes.map((resume) => resume.process)).toEqual([first, second])
+      expect(state.clocks[keyOf("e1", "t1")]!.completedAtMs).toBe(T0 + 1_000)
+      expect(state.deferreds[keyOf("e1", "t1:fired")]!.completedAtMs).toBe(T0 + 1_000)
+      expect(Object.keys(state.journal).filter((id) => id === clockIdentity("e1", "t1", 1))).toHaveLength(1)
+    }
+    // The lag is clamped to the advance; a batch that is not exactly one fire of each process ignores the race.
+    expect(run([...armedByBoth, { op: "advance", ms: 1_000, race: { order: [1, 0], lagMs: 100, overlap: true } }]).outcomes[2]!.race)
+      .toMatchObject({ lagMs: 0, overlap: true })
+    expect(run([armedByBoth[0]!, { op: "advance", ms: 2_500, race: { order: [1, 0], lagMs: 100, overlap: false } }]).outcomes[1]!.race).toBeNull()
+  })
+
+  it("faults strike a restart's recovery and the second process's sweep, each on its own process", () => {
+    const due: ReadonlyArray<FaultedCommand> = [
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "advance", ms: 1_000, journalFault: 1 }
+    ]
+    const restarted = run([...due, { op: "restart", fault: { transaction: 2, phase: "afterCommit" } }])
+    expect(restarted.outcomes[2]!.result).toEqual({ _tag: "Crashed", transaction: 2, phase: "afterCommit" })
+    expect(restarted.state.clocks[keyOf("e1", "t1")]!.completedAtMs).toBe(T0 + 1_000)
+    // The fire committed and its process died before resuming: only the next recovery's wake resumes the run.
+    expect(restarted.outcomes[2]!.resumes).toEqual([{ process: "A", executionId: "e1", reason: "deferred", sourceId: `engine:wake:${JSON.stringify(["flow", "e1", "t1:fired"])}` }])
+    const swept = run([...due, { op: "sweep", process: "B", withFlow: false, fault: { transaction: 2, phase: "inside" } }])
+    expect(swept.outcomes[2]!.result).toEqual({ _tag: "Crashed", transaction: 2, phase: "inside" })
+    // B's fire rolled back with B; B's recovery fires the clock again and resumes the run.
+    expect(swept.outcomes[2]!.resumes).toEqual([{ process: "B", executionId: "e1", reason: "clock", sourceId: null }])
+    expect(swept.state.timers.filter((timer) => timer.process === "A")).toHaveLength(1)
+  })
 })

@@ -11,6 +11,7 @@ import { b4LossyLifecycle } from "./b4-lossy-lifecycle.ts"
 import { b5FlushFailurePropagates } from "./b5-flush-failure-propagates.ts"
 import { b8RecordApart } from "./b8-record-apart.ts"
 import { b9NoClockCompletedRecord } from "./b9-no-clock-completed-record.ts"
+import { casOwnerFenced } from "./cas-owner-fenced.ts"
 import { casUnconditional } from "./cas-unconditional.ts"
 import { consumeEveryRead } from "./consume-every-read.ts"
 import { intendedAfterEffect } from "./intended-after-effect.ts"
@@ -41,5 +42,6 @@ export const knownBadClocks: ReadonlyArray<KnownBadClocks> = [
   waitingUnchecked,
   intendedAfterEffect,
   rearmFiredClock,
-  unstableWakeId
+  unstableWakeId,
+  casOwnerFenced
 ]
