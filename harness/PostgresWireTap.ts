@@ -9,7 +9,15 @@
  *   that moment (`I` idle, `T` in a transaction, `E` failed transaction, from `ReadyForQuery`);
  * - sessions open now and the most ever open at once (cancel-request sockets are not sessions);
  * - whether any session is busy (still starting, or waiting for `ReadyForQuery`), so the harness can
- *   wait until the system is quiet instead of sleeping.
+ *   wait until the system is quiet instead of sleeping;
+ * - notifications the server sent (`NotificationResponse`: channel, payload, sending backend), per
+ *   session, so the harness knows a notification reached a listener's session.
+ *
+ * It can also **hold the server's reply** to a chosen statement (`holdReply`): once a statement the
+ * selector picks is sent, every byte the server sends on that session is kept back from the client
+ * until `release()`. The statement has reached the server and its reply (through `ReadyForQuery`) has
+ * reached the tap (`held()`), but not the client: the harness interrupts the caller then, releases the
+ * reply, and checks what the implementation did with the half-finished exchange.
  *
  * Node only (it opens TCP sockets with `node:net`).
  *
@@ -36,6 +44,28 @@ export interface WireStatement {
   readonly transactionStatus: "I" | "T" | "E" | "?"
 }
 
+/** A notification the server sent to a session. */
+export interface WireNotification {
+  /** The session (socket) it reached, from 1. */
+  readonly session: number
+  readonly channel: string
+  readonly payload: string
+  /** The backend process that sent it. */
+  readonly senderPid: number
+}
+
+/** A hold on the server's reply to one statement (see `holdReply`). */
+export interface HeldReply {
+  /** Whether the selected statement was sent (the hold is active). */
+  readonly sent: () => boolean
+  /** Whether the server's whole reply to it (through `ReadyForQuery`) has arrived and is held back. */
+  readonly held: () => boolean
+  /** The statement held, once sent. */
+  readonly statement: () => WireStatement | undefined
+  /** Passes the held bytes on to the client, in order, and ends the hold (idempotent). */
+  readonly release: () => void
+}
+
 /** The tap of one run. */
 export interface PostgresWireTap {
   /** The socket factory to pass as the driver's `stream` option. */
@@ -50,6 +80,13 @@ export interface PostgresWireTap {
   readonly busy: () => boolean
   /** A counter that moves on every byte chunk in either direction (quiet means it stands still). */
   readonly activity: () => number
+  /** Notifications the server sent so far, in arrival order (bounded by `MAX_TAPPED_STATEMENTS`). */
+  readonly notifications: () => ReadonlyArray<WireNotification>
+  /**
+   * Holds the server's reply to the next statement `select` picks (one hold at a time per tap): from
+   * the moment it is sent, the server's bytes on its session are kept back until `release()`.
+   */
+  readonly holdReply: (select: (statement: WireStatement) => boolean) => HeldReply
   /** Destroys every socket still open. */
   readonly close: () => void
 }
@@ -74,6 +111,19 @@ interface Session {
   server: Buffer
   readonly prepared: Map<string, string>
   readonly portals: Map<string, { readonly statement: string; readonly params: ReadonlyArray<string | null> }>
+  /** Server bytes kept back from the client while a hold is active on this session (null: none). */
+  heldBytes: Array<Buffer> | null
+  /** The duplex the driver reads from (set once connected). */
+  push: (chunk: Buffer) => void
+}
+
+/** The one active or armed hold of a tap. */
+interface HoldState {
+  readonly select: (statement: WireStatement) => boolean
+  session: Session | undefined
+  statement: WireStatement | undefined
+  replied: boolean
+  released: boolean
 }
 
 const cString = (buffer: Buffer, offset: number): readonly [string, number] => {
@@ -110,14 +160,32 @@ const bindParams = (body: Buffer, offset: number): ReadonlyArray<string | null> 
 export const makePostgresWireTap = (target: { readonly host: string; readonly port: number }): PostgresWireTap => {
   const sessions: Array<Session> = []
   const statements: Array<WireStatement> = []
+  const notifications: Array<WireNotification> = []
+  let hold: HoldState | undefined
   let activity = 0
   let peak = 0
   const open = () => sessions.filter((session) => !session.closed && !session.cancel && !session.startup).length
 
   const record = (session: Session, text: string, params: ReadonlyArray<string | null>) => {
-    if (statements.length < MAX_TAPPED_STATEMENTS) {
-      statements.push({ seq: statements.length, session: session.id, text, params, transactionStatus: session.status })
+    const statement: WireStatement = { seq: statements.length, session: session.id, text, params, transactionStatus: session.status }
+    if (statements.length < MAX_TAPPED_STATEMENTS) statements.push(statement)
+    if (hold !== undefined && hold.session === undefined && !hold.released && hold.select(statement)) {
+      hold.session = session
+      hold.statement = statement
+      session.heldBytes = []
     }
+  }
+
+  const releaseHold = (state: HoldState) => {
+    if (state.released) return
+    state.released = true
+    const session = state.session
+    if (hold === state) hold = undefined
+    if (session === undefined || session.heldBytes === null) return
+    const kept = session.heldBytes
+    session.heldBytes = null
+    activity += 1
+    for (const chunk of kept) session.push(chunk)
   }
 
   const onClientMessage = (session: Session, type: string, body: Buffer) => {
@@ -182,6 +250,11 @@ export const makePostgresWireTap = (target: { readonly host: string; readonly po
         session.status = String.fromCharCode(buffer[5]!) as WireStatement["transactionStatus"]
         if (!session.ready) session.ready = true
         else session.pending = Math.max(0, session.pending - 1)
+        if (hold !== undefined && hold.session === session && session.pending === 0) hold.replied = true
+      } else if (buffer[0] === 0x41 && notifications.length < MAX_TAPPED_STATEMENTS) {
+        const senderPid = buffer.readInt32BE(5)
+        const [channel, next] = cString(buffer, 9)
+        notifications.push({ session: session.id, channel, payload: cString(buffer, next)[0], senderPid })
       }
       session.server = buffer.subarray(1 + length)
     }
@@ -202,7 +275,9 @@ export const makePostgresWireTap = (target: { readonly host: string; readonly po
       client: Buffer.alloc(0),
       server: Buffer.alloc(0),
       prepared: new Map(),
-      portals: new Map()
+      portals: new Map(),
+      heldBytes: null,
+      push: () => {}
     }
     sessions.push(session)
     const duplex = new Duplex({
@@ -220,9 +295,11 @@ export const makePostgresWireTap = (target: { readonly host: string; readonly po
         callback(error)
       }
     })
+    session.push = (chunk) => void duplex.push(chunk)
     raw.on("data", (chunk: Buffer) => {
       onServer(session, chunk)
-      duplex.push(chunk)
+      if (session.heldBytes !== null) session.heldBytes.push(chunk)
+      else duplex.push(chunk)
     })
     raw.on("end", () => duplex.push(null))
     raw.on("error", (error) => duplex.destroy(error))
@@ -241,6 +318,18 @@ export const makePostgresWireTap = (target: { readonly host: string; readonly po
     peakSessions: () => peak,
     busy: () => sessions.some((session) => !session.closed && !session.cancel && (!session.ready || session.pending > 0)),
     activity: () => activity,
+    notifications: () => notifications,
+    holdReply: (select) => {
+      if (hold !== undefined && !hold.released) throw new Error("PostgresWireTap: a reply is already held or armed; release it first")
+      const state: HoldState = { select, session: undefined, statement: undefined, replied: false, released: false }
+      hold = state
+      return {
+        sent: () => state.session !== undefined,
+        held: () => state.replied && !state.released,
+        statement: () => state.statement,
+        release: () => releaseHold(state)
+      }
+    },
     close: () => {
       for (const session of sessions) if (!session.closed) session.raw.destroy()
     }

@@ -52,3 +52,22 @@ export const awaitQuiet = (probe: ActivityProbe, options: QuietOptions = {}): Ef
       hint: "an operation keeps talking to the server; check the implementation or the server"
     })
   })
+
+/**
+ * Waits until `condition()` holds, in turns of Effect scheduler yields and one macrotask, at most
+ * `maxTurns` turns; true when it held, false when the bound ran out (the caller decides whether that is
+ * a harness error or an observation, e.g. a notification that never arrived). Never sleeps.
+ *
+ * @example const arrived = yield* awaitCondition(() => received.length >= expected)
+ */
+export const awaitCondition = (condition: () => boolean, options: Pick<QuietOptions, "yieldsPerTurn" | "maxTurns"> = {}): Effect.Effect<boolean> =>
+  Effect.gen(function*() {
+    const yieldsPerTurn = options.yieldsPerTurn ?? 16
+    const maxTurns = options.maxTurns ?? 2_000
+    for (let turn = 0; turn < maxTurns; turn++) {
+      if (condition()) return true
+      for (let count = 0; count < yieldsPerTurn; count++) yield* Effect.yieldNow
+      yield* macrotask
+    }
+    return condition()
+  })

@@ -45,6 +45,8 @@ const describeOperation = (operation: CronOperation): string => {
       return `runner ${operation.runner} settles one phase of its first claimed tick at ${at}${fault}`
     case "restart":
       return `runner ${operation.runner} restarts at ${at}`
+    case "race":
+      return `${operation.ops.map((op) => `runner ${op.runner} ${op.kind === "claim" ? "claims" : "settles a phase"}`).join(" while ")}, overlapping, committing in order ${operation.order.join(", ")} at ${at}`
   }
 }
 

@@ -136,6 +136,18 @@ export type CronOperation =
   | { readonly kind: "claim"; readonly atMs: number; readonly runner: number; readonly fault?: CronFault }
   | { readonly kind: "settle"; readonly atMs: number; readonly runner: number; readonly fault?: CronFault }
   | { readonly kind: "restart"; readonly atMs: number; readonly runner: number }
+  /**
+   * Claims or settling phases of different runners whose transactions overlap; `order` says which commits
+   * first (the one released first holds its writes while the others run into them). The outcome is
+   * theirs one after the other in `order`; the result lists each operation's, in `ops` order.
+   */
+  | { readonly kind: "race"; readonly atMs: number; readonly ops: ReadonlyArray<RaceOperation>; readonly order: ReadonlyArray<number> }
+
+/** One operation of a race: a claim or a settling phase of one runner, without faults. */
+export interface RaceOperation {
+  readonly kind: "claim" | "settle"
+  readonly runner: number
+}
 
 /** Sorts rows by (actor, timer key): the order observations use. */
 export const sortRows = (rows: ReadonlyArray<ModelRow>): ReadonlyArray<ModelRow> =>

@@ -27,6 +27,8 @@ export interface CronOutcome {
   readonly why: string
   /** Requirement ids whose situation this operation reached. */
   readonly covered: ReadonlyArray<string>
+  /** For a race: each operation's own outcome, in the race's `ops` order. */
+  readonly parts?: ReadonlyArray<CronOutcome>
 }
 
 interface Body {
@@ -135,6 +137,11 @@ const bootstrapAll = (start: CronModelState, operation: Extract<CronOperation, {
   }
 }
 
+/** Whether a runner other than `runner` holds a row under a lease that has not ended at `atMs`. */
+const heldByOthers = (state: CronModelState, runner: number, atMs: number): boolean =>
+  state.runners.some((other, index) =>
+    index !== runner && other.inFlight.some((tick) => tick.claimedUntilMs > atMs && state.rows.some((row) => row.intentId === tick.intentId && row.dueAtMs === tick.claimedUntilMs)))
+
 const claim = (state: CronModelState, operation: Extract<CronOperation, { kind: "claim" }>): CronOutcome => {
   const runner = state.runners[operation.runner]!
   const claimedUntilMs = operation.atMs + state.timing.leaseMs
@@ -150,15 +157,42 @@ const claim = (state: CronModelState, operation: Extract<CronOperation, { kind: 
   }))
   const kept = runner.inFlight.filter((tick) => !ids.has(tick.intentId))
   const next = setRunner({ ...state, rows }, operation.runner, { ...runner, inFlight: [...kept, ...claimed] })
+  const heldElsewhere = runner.schedule !== null && heldByOthers(state, operation.runner, operation.atMs)
   return transaction(state, operation.runner, operation.fault, {
     state: next,
     value: claimed.map((tick) => ({ actorId: tick.actorId, timerKey: tick.timerKey, intentId: tick.intentId, claimedUntilMs })),
-    rules: ["N6"],
-    why: runner.schedule === null ? "a runner claims ticks only of actor types it declares" : "a claim takes every due tick and holds it until the lease ends",
+    rules: heldElsewhere ? ["I2", "N8", "N6"] : ["N6"],
+    why: runner.schedule === null
+      ? "a runner claims ticks only of actor types it declares"
+      : heldElsewhere
+      ? "a tick another runner holds under an unexpired lease is not claimed again, so each instant is delivered at most once"
+      : "a claim takes every due tick and holds it until the lease ends",
     covered: ["CRN-006"]
   }, true)
 }
 
+/** A race: the operations one after the other in commit order; each one's result, in `ops` order. */
+const race = (start: CronModelState, operation: Extract<CronOperation, { kind: "race" }>): CronOutcome => {
+  let state = start
+  const parts: Array<CronOutcome | undefined> = operation.ops.map(() => undefined)
+  for (const index of operation.order) {
+    const op = operation.ops[index]!
+    const outcome = op.kind === "claim"
+      ? claim(state, { kind: "claim", atMs: operation.atMs, runner: op.runner })
+      : settle(state, { kind: "settle", atMs: operation.atMs, runner: op.runner }, transaction)
+    parts[index] = outcome
+    state = outcome.state
+  }
+  const done = parts.map((part) => part!)
+  return {
+    state,
+    result: { _tag: "Success", value: done.map((part) => part.result) },
+    rules: [...new Set(done.flatMap((part) => part.rules))],
+    why: `overlapping transactions commit in release order (${operation.order.join(", ")}); ${done.map((part) => part.why).join("; ")}`,
+    covered: [...new Set(done.flatMap((part) => part.covered))],
+    parts: done
+  }
+}
 
 /**
  * Applies one operation.
@@ -179,6 +213,8 @@ export const step = (state: CronModelState, operation: CronOperation): CronOutco
       return claim(state, operation)
     case "settle":
       return settle(state, operation, transaction)
+    case "race":
+      return race(state, operation)
     case "restart":
       return { state: dropClaims(state, operation.runner), result: { _tag: "Success", value: null }, rules: ["N8"], why: "a restarted runner holds no claims", covered: [] }
   }

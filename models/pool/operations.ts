@@ -17,8 +17,16 @@ export type PoolCommand =
     readonly longChannel: boolean
     /** borrow/notify: run inside the n-th holding transaction (modulo), when there is one. */
     readonly inside: number | null
+    /** Hold the server's reply to its statement and interrupt it then (when it is granted at once). */
+    readonly holdReply?: boolean
   }
-  | { readonly op: "release"; readonly pick: number; readonly reborrow: boolean }
+  | {
+    readonly op: "release"
+    readonly pick: number
+    readonly reborrow: boolean
+    /** A transaction: hold the server's reply to its COMMIT and interrupt it then. */
+    readonly holdCommit?: boolean
+  }
   | { readonly op: "interrupt"; readonly pick: number; readonly waiting: boolean }
   | { readonly op: "handoverInterrupt"; readonly pick: number }
   | { readonly op: "flood"; readonly extra: number }
@@ -28,6 +36,10 @@ export type PoolCommand =
 /** A resolved operation of the model. */
 export type PoolOperation =
   | { readonly op: "start"; readonly spec: OpSpec }
+  /** Start `spec` (granted at once), hold the reply to its statement, interrupt it, release the reply. */
+  | { readonly op: "interruptStatement"; readonly spec: OpSpec }
+  /** Release transaction `id`, hold the reply to its COMMIT, interrupt it, release the reply. */
+  | { readonly op: "interruptCommit"; readonly id: string }
   | { readonly op: "release"; readonly id: string; readonly reborrow: string | null }
   | { readonly op: "interrupt"; readonly id: string }
   | { readonly op: "handoverInterrupt"; readonly holder: string; readonly waiter: string }
@@ -81,11 +93,16 @@ export const resolveCommand = (state: PoolModelState, command: PoolCommand): Poo
         longChannel: command.kind === "notify" && command.longChannel && admitted(state) < admissionBound(state),
         inside
       }
-      return { op: "start", spec }
+      const grantedAtOnce = admitted(state) < admissionBound(state) && state.holders.length < state.maxConnections && state.waiters.length === 0
+      const holdable = spec.kind === "acquire" || spec.kind === "borrow" || spec.kind === "transaction"
+      return command.holdReply === true && holdable && inside === null && grantedAtOnce ? { op: "interruptStatement", spec } : { op: "start", spec }
     }
     case "release": {
       const id = pick(state.holders.filter((holder) => holdsUntilReleased(state.ops[holder]!.spec)), command.pick)
-      return id === undefined ? null : { op: "release", id, reborrow: command.reborrow ? `${id}r` : null }
+      if (id === undefined) return null
+      const spec = state.ops[id]!.spec
+      if (command.holdCommit === true && spec.kind === "transaction" && spec.inside === null) return { op: "interruptCommit", id }
+      return { op: "release", id, reborrow: command.reborrow ? `${id}r` : null }
     }
     case "interrupt": {
       const candidates = command.waiting

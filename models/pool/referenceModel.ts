@@ -5,7 +5,7 @@
 import type { ReferenceModel } from "../../harness/ReferenceModel.ts"
 import { plainAcquire, plainBorrow, type PoolOperation } from "./operations.ts"
 import { initialState, type PoolModelState } from "./state.ts"
-import { advance, draftOf, freeSlot, interrupt, release, start } from "./step.ts"
+import { advance, draftOf, freeSlot, interrupt, interruptCommitInFlight, interruptStatementInFlight, release, start } from "./step.ts"
 
 /** What `init` takes. */
 export interface PoolInit {
@@ -30,6 +30,12 @@ const apply = (state: PoolModelState, operation: PoolOperation): PoolModelState 
   switch (operation.op) {
     case "start":
       start(draft, operation.spec)
+      break
+    case "interruptStatement":
+      interruptStatementInFlight(draft, operation.spec)
+      break
+    case "interruptCommit":
+      interruptCommitInFlight(draft, operation.id)
       break
     case "release":
       release(draft, operation.id)
@@ -62,7 +68,8 @@ const apply = (state: PoolModelState, operation: PoolOperation): PoolModelState 
       for (const id of operation.ids) start(draft, plainAcquire(id))
       break
   }
-  return draft
+  const { grantedThisStep: _granted, ...next } = draft
+  return next
 }
 
 const describeOperation = (operation: PoolOperation): string => {
@@ -72,6 +79,10 @@ const describeOperation = (operation: PoolOperation): string => {
       const flags = [spec.retry ? "retried" : "", spec.failing ? "failing" : "", spec.longChannel ? "long channel" : "", spec.inside ? `inside ${spec.inside}` : ""]
       return `start ${spec.kind} ${spec.id}${flags.filter((flag) => flag !== "").map((flag) => ` (${flag})`).join("")}`
     }
+    case "interruptStatement":
+      return `start ${operation.spec.kind} ${operation.spec.id}, hold the server's reply to its statement, interrupt it, then let the reply through`
+    case "interruptCommit":
+      return `release ${operation.id}, hold the server's reply to its COMMIT, interrupt it, then let the reply through`
     case "release":
       return `release ${operation.id}${operation.reborrow === null ? "" : ` and borrow again as ${operation.reborrow}`}`
     case "interrupt":

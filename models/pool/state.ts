@@ -57,6 +57,22 @@ export interface ModelOp {
    * have sent its statement before the interruption landed, so 0 or 1 statements are both right.
    */
   readonly raced: boolean
+  /**
+   * Its reply was held on the wire and it was interrupted while the server had its statement (or its
+   * COMMIT): `"statement"` or `"commit"`, else null. An interrupted COMMIT may still end the way the
+   * COMMIT's answer says (the commit is the server's): succeeded, or failed when answered with ROLLBACK,
+   * but never succeeded when answered with ROLLBACK (P5).
+   */
+  readonly inFlight: "statement" | "commit" | null
+  /** listen: the payloads of notifications it must have received, in order (sure: no other grant raced). */
+  readonly received: ReadonlyArray<Delivery>
+}
+
+/** One notification a listener must receive. */
+export interface Delivery {
+  readonly payload: string
+  /** False when the listener and the notify were granted in the same step (their order is the engine's). */
+  readonly sure: boolean
 }
 
 /** The whole model state. */

@@ -14,6 +14,8 @@ interface Draft {
   holders: Array<string>
   waiters: Array<string>
   interruptions: number
+  /** Checkouts granted in this step so far (a listener and a notify granted in one step race). */
+  grantedThisStep: Array<string>
 }
 
 /** Bound on hand-overs in one step (each admitted checkout is handed a slot at most once). */
@@ -22,6 +24,7 @@ const MAX_HANDOVERS = 10_000
 /** Copies the state into a draft. */
 export const draftOf = (state: PoolModelState): Draft => ({
   ...state,
+  grantedThisStep: [],
   ops: { ...state.ops },
   order: [...state.order],
   holders: [...state.holders],
@@ -43,10 +46,52 @@ const grant = (draft: Draft, id: string, grantedBy: ModelOp["grantedBy"]): void 
   const statements = spec.kind === "listen" ? 0 : 1
   update(draft, id, { grantedBy, statements: draft.ops[id]!.statements + statements, status: "holding" })
   draft.holders.push(id)
+  draft.grantedThisStep.push(id)
   if (!holdsUntilReleased(spec)) {
     update(draft, id, spec.failing ? { status: "failed", failure: "error" } : { status: "succeeded" })
+    if (spec.kind === "notify") deliver(draft, id)
     freeSlot(draft, id, "handover")
   }
+}
+
+/**
+ * A notify committed: every listener holding its checkout now must receive its payload once, after the
+ * ones it received before (P6: notify sends on a checkout of its own, so it commits at once). A
+ * listener granted in the same step as the notify may have sent its LISTEN after the notify committed.
+ */
+const deliver = (draft: Draft, notifier: string): void => {
+  const payload = `pool-op-${notifier}`
+  for (const id of draft.holders) {
+    const op = draft.ops[id]!
+    if (op.spec.kind !== "listen" || op.status !== "holding") continue
+    const sure = !draft.grantedThisStep.includes(id)
+    update(draft, id, { received: [...op.received, { payload, sure }] })
+  }
+}
+
+/**
+ * Starts `spec`, granted at once, whose statement reaches the server while its reply is held; the
+ * caller is interrupted then. The statement counts as sent (never to be sent again), and the slot
+ * comes back (P4, I4, I5).
+ */
+export const interruptStatementInFlight = (draft: Draft, spec: OpSpec): void => {
+  start(draft, { ...spec, retry: spec.retry })
+  const op = draft.ops[spec.id]!
+  if (!holdsUntilReleased(spec)) {
+    // A borrowed statement ends at its grant in the plain model; here its reply never arrived.
+    update(draft, spec.id, { status: "interrupted", failure: null, inFlight: "statement" })
+    draft.interruptions += 1
+    return
+  }
+  if (op.status !== "holding") throw new Error(`${spec.id} was not granted at once`)
+  interrupt(draft, spec.id)
+  update(draft, spec.id, { inFlight: "statement" })
+}
+
+/** Releases holding transaction `id`, interrupting it while its COMMIT is at the server (P4, P5). */
+export const interruptCommitInFlight = (draft: Draft, id: string): void => {
+  interrupt(draft, id)
+  update(draft, id, { inFlight: "commit" })
 }
 
 /** `id` gives its slot back: the oldest waiter gets it (P2), never a free count. */
@@ -86,7 +131,9 @@ export const start = (draft: Draft, spec: OpSpec): void => {
     refusals: 0,
     retryAtMs: null,
     seq: draft.order.length,
-    raced: false
+    raced: false,
+    inFlight: null,
+    received: []
   }
   draft.order.push(spec.id)
   if (spec.kind === "notify" && spec.longChannel) {

@@ -2,7 +2,9 @@
  * fast-check arbitraries of cron scenarios. Generation favours timelines that reach every rule: an
  * opening deploy and first ticks, then episodes of one relay settling its ticks, a lease running out
  * while another runner claims, a crash between receipt and rewrite followed by a retargeting deploy,
- * a tick left past its skip window, and clock moves across the anchor's DST transition.
+ * a tick left past its skip window, and clock moves across the anchor's DST transition; and races, where
+ * two runners' claims and settling phases overlap (a lease running out mid-delivery while the other
+ * runner claims, settles fenced on the claim) and commit in a generated order that shrinks.
  */
 import * as fc from "fast-check"
 import type { CronFault, EntryInput } from "../../models/cron/index.ts"
@@ -85,6 +87,20 @@ const episode = (shape: ScenarioShape, poolSize: number): fc.Arbitrary<ReadonlyA
     { op: "declare", runner: r, entries }, at(TIMING.leaseMs + 1_000), { op: "claim", runner: r },
     { op: "settle", runner: r }, { op: "settle", runner: r }, { op: "settle", runner: r }
   ])
+  // Races: the same phases, but two runners' transactions overlap and commit in a generated order.
+  const raceOrder = fc.constantFrom<ReadonlyArray<number>>([0, 1], [1, 0])
+  const raceClaims = fc.tuple(raceOrder, fc.integer({ min: 1, max: 3 })).map(([order, settles]): ReadonlyArray<Command> => [
+    { op: "advanceToDue" }, { op: "race", ops: [{ op: "claim", runner: 0 }, { op: "claim", runner: 1 }], order },
+    ...Array.from({ length: settles }, (): Command => ({ op: "race", ops: [{ op: "settle", runner: 0 }, { op: "settle", runner: 1 }], order }))
+  ])
+  // The holder has settled 0 or 2 phases when its lease runs out: its next phase writes (fenced on its
+  // claim) while the other runner claims the tick (a delivery phase would run one at a time).
+  const raceLease = fc.tuple(runner, fc.constantFrom(2, 0, 2), raceOrder, raceOrder, fc.integer({ min: 1, max: 3 })).map(([r, before, order, then, after]): ReadonlyArray<Command> => [
+    { op: "advanceToDue" }, { op: "claim", runner: r },
+    ...Array.from({ length: before }, (): Command => ({ op: "settle", runner: r })),
+    at(TIMING.leaseMs + 1_000), { op: "race", ops: [{ op: "claim", runner: 1 - r }, { op: "settle", runner: r }], order },
+    ...Array.from({ length: after }, (): Command => ({ op: "race", ops: [{ op: "settle", runner: r }, { op: "settle", runner: 1 - r }], order: then }))
+  ])
   const stale = fc.tuple(runner, fc.constantFrom(700_000, 3_600_000)).map(([r, lateMs]): ReadonlyArray<Command> => [
     { op: "advanceToDue" }, at(lateMs), { op: "claim", runner: r }, { op: "settle", runner: r }, { op: "settle", runner: r }, { op: "settle", runner: r }
   ])
@@ -99,11 +115,13 @@ const episode = (shape: ScenarioShape, poolSize: number): fc.Arbitrary<ReadonlyA
     ...(shape.faults ? [runner.map((r): Command => ({ op: "restart", runner: r }))] : [])
   ).map((command): ReadonlyArray<Command> => [command])
   return fc.oneof(
-    { weight: 4, arbitrary: relay },
-    { weight: 2, arbitrary: leaseRunsOut },
+    { weight: 3, arbitrary: relay },
+    { weight: 1, arbitrary: leaseRunsOut },
+    { weight: 3, arbitrary: raceLease },
+    { weight: 2, arbitrary: raceClaims },
     { weight: 2, arbitrary: retarget },
     { weight: 1, arbitrary: stale },
-    { weight: 4, arbitrary: single }
+    { weight: 3, arbitrary: single }
   )
 }
 

@@ -11,7 +11,7 @@ import { makeOpaqueIdNamer, type OpaqueIdNamer } from "../../harness/OpaqueIds.t
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceByMs, advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { CRON_PREFIX, type CronModelState, type CronOperation, cronModel, declareSchedule, nextInstant, parseSchedule } from "../../models/cron/index.ts"
+import { CRON_PREFIX, type CronModelState, type CronOperation, type CronOutcome, cronModel, declareSchedule, nextInstant, parseSchedule } from "../../models/cron/index.ts"
 import { cronAttributor } from "../../spec/cron.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { cronChecks } from "./checks.ts"
@@ -29,6 +29,8 @@ const operationOf = (scenario: CronScenario, command: Command, atMs: number, win
       return { kind: "declare", atMs, runner: command.runner, schedule: command.entries === null ? null : scheduleInput(scenario.pool, scenario.skipMs, command.entries) }
     case "bootstrapAll":
       return { kind: "bootstrapAll", atMs, winners }
+    case "race":
+      return { kind: "race", atMs, ops: command.ops.map((op) => ({ kind: op.op, runner: op.runner })), order: command.order }
     case "advance":
     case "advanceToDue":
       return null
@@ -43,6 +45,28 @@ const nameResult = (result: Json, name: (id: string) => string): Json => {
   const record = result as { readonly _tag?: Json; readonly value?: Json }
   if (record._tag !== "Success" || !Array.isArray(record.value)) return result
   return { ...record, value: record.value.map((item) => (typeof item === "object" && item !== null && !Array.isArray(item) && typeof item.intentId === "string" ? { ...item, intentId: name(item.intentId) } : item)) }
+}
+
+/** A race's results (one per operation) with raw tick ids replaced by their names. */
+const nameRaceResult = (result: Json, name: (id: string) => string): Json => {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return result
+  const record = result as { readonly _tag?: Json; readonly value?: Json }
+  return record._tag === "Success" && Array.isArray(record.value) ? { ...record, value: record.value.map((part) => nameResult(part, name)) } : result
+}
+
+/** The result check of each operation of a race, with that operation's own rules. */
+const raceResultChecks = (command: Extract<Command, { op: "race" }>, parts: ReadonlyArray<CronOutcome>, expected: Json, actual: Json): ReadonlyArray<Check> => {
+  const partOf = (json: Json, index: number): Json => {
+    const value = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { readonly value?: Json }).value : undefined
+    return Array.isArray(value) ? value[index] ?? null : json
+  }
+  return parts.map((part, index) => ({
+    observable: `result of runner ${command.ops[index]!.runner}'s ${command.ops[index]!.op} in the race (commit order ${command.order.join(", ")})`,
+    expected: partOf(expected, index),
+    actual: partOf(actual, index),
+    rules: part.rules,
+    why: part.why
+  }))
 }
 
 /** The runner whose entry produced each row of the singleton, for a bootstrap race (first match in release order). */
@@ -164,10 +188,13 @@ export const executeCron = (implementation: CronImplementation) =>
         const expectedRaw = modelObservation(model)
         const expected = nameObservation(expectedRaw, modelNames)
         const probes = command.op === "declare" && outcome.result._tag === "Success" ? probeChecks(scenario, command, session.nextOf) : { checks: [], covered: [] }
-        const expectedResult = nameResult(toJson(outcome.result), modelNames.name)
-        const namedActual = nameResult(actualResult, implementationNames.name)
+        const nameOf = command.op === "race" ? nameRaceResult : nameResult
+        const expectedResult = nameOf(toJson(outcome.result), modelNames.name)
+        const namedActual = nameOf(actualResult, implementationNames.name)
         const [resultCheck, ...stateChecks] = cronChecks({ outcome, expectedResult, actualResult: namedActual, expected, actual, actualRaw: raw })
-        const checks = [resultCheck!, ...nextChecks, ...stateChecks, ...probes.checks]
+        const resultChecks = command.op === "race" && outcome.parts !== undefined ? raceResultChecks(command, outcome.parts, expectedResult, namedActual) : [resultCheck!]
+        const checks = [...resultChecks, ...nextChecks, ...stateChecks, ...probes.checks]
+        const overlap = command.op === "race" ? { overlap: session.lastRace() } : {}
         const executed: ExecutedStep = {
           record: {
             operation: operation.kind,
@@ -176,7 +203,7 @@ export const executeCron = (implementation: CronImplementation) =>
             implementation: namedActual,
             model: expectedResult,
             ...("fault" in command && command.fault !== undefined ? { fault: `${command.fault.phase} in transaction ${command.fault.transaction}` } : {}),
-            implementationState: toJson({ rows: actual.rows, fired: actual.fired, receipts: actual.receipts }),
+            implementationState: toJson({ rows: actual.rows, fired: actual.fired, receipts: actual.receipts, ...overlap }),
             modelState: toJson({ rows: expected.rows, fired: expected.fired, receipts: expected.receipts })
           },
           checks,

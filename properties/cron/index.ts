@@ -41,7 +41,8 @@ const property = (implementation: CronImplementation, id: string, title: string,
   requirements: ALL_REQUIREMENTS,
   needs: [],
   implementation: implementation.name,
-  connections: RUNNERS,
+  // One session per runner, and one more to watch theirs from (races: pg_blocking_pids).
+  connections: RUNNERS + 1,
   scenario: () => cronScenario(shape),
   execute: (scenario: CronScenario, environment) => executeCron(implementation)(scenario, environment),
   truncate: truncateCronScenario

@@ -55,6 +55,17 @@ export type Command =
   | { readonly op: "advance"; readonly ms: number }
   | { readonly op: "advanceToDue" }
   | { readonly op: "restart"; readonly runner: number }
+  /**
+   * A claim or settling phase of each of two runners, overlapping (truly concurrent transactions where
+   * the adapter has independent connections): `order` says whose transaction commits first.
+   */
+  | { readonly op: "race"; readonly ops: ReadonlyArray<RaceOp>; readonly order: ReadonlyArray<number> }
+
+/** One side of a race. */
+export interface RaceOp {
+  readonly op: "claim" | "settle"
+  readonly runner: number
+}
 
 /** A whole scenario. */
 export interface CronScenario {

@@ -16,6 +16,7 @@ import { HarnessError } from "../../harness/errors.ts"
 import { ACTOR_TYPE, type EntryInput, type ScheduleInput, SINGLETON_ID, TENANT } from "../../models/cron/index.ts"
 import type { CommandHandler, CronImplementation } from "../../subjects/cron/api.ts"
 import { createFiredTable, FIRED_TABLE } from "./observe.ts"
+import { backendPid, type RaceEntry, type RaceEvidence, runRace, runSequential } from "./race.ts"
 import { claimAll, restartRunner, type RunnerProcess, settleOne, startRunner } from "./runner.ts"
 import type { Command, DeclaredEntrySpec } from "./scenario.ts"
 
@@ -52,6 +53,8 @@ export interface CronSession {
   readonly nextOf: (runner: number, key: string, afterMs: number) => Json
   /** Whether the runners have connections of their own (truly concurrent transactions). */
   readonly concurrent: boolean
+  /** How the operations of the last race met (null before the first race). */
+  readonly lastRace: () => RaceEvidence | null
 }
 
 const ref = (actorId: string) => ({ tenant: TENANT, actor: ACTOR_TYPE, id: actorId })
@@ -77,6 +80,12 @@ export const openCronSession = (implementation: CronImplementation, database: Is
       processes.push(yield* startRunner(implementation, dialect, makeStorageBoundary(connection, database.platformAlarm), index))
     }
     const concurrent = new Set(processes.map((_, index) => database.connections[index] ?? database.sql)).size > 1
+    // A session of its own to watch the runners' sessions from (Postgres: pg_blocking_pids).
+    const observer = concurrent ? database.connections[runners] : undefined
+    const pids: ReadonlyArray<number | null> = observer === undefined
+      ? processes.map(() => null)
+      : yield* Effect.forEach(processes, (process) => backendPid(database.connections[process.index]!))
+    let lastRace: RaceEvidence | null = null
     const restart = (process: RunnerProcess) => restartRunner(implementation, dialect, process)
 
     const handlerOf = (process: RunnerProcess): CommandHandler => (command) =>
@@ -132,6 +141,35 @@ export const openCronSession = (implementation: CronImplementation, database: Is
         return { _tag: "Success", value: exit.value.entries.map((entry) => entry.key) } as Json
       })
 
+    /** A runner's claim or settling phase as a race entry: under its boundary, with its result as JSON. */
+    const raceEntry = (op: { readonly op: "claim" | "settle"; readonly runner: number }): RaceEntry<Json> => {
+      const process = processes[op.runner]!
+      const command: Command = { op: op.op, runner: op.runner }
+      return {
+        label: `runner${op.runner}`,
+        pid: pids[op.runner] ?? null,
+        effect: Effect.gen(function*() {
+          process.boundary.arm(undefined)
+          const outcome = yield* process.boundary.run(operationOf(process, command))
+          if (outcome._tag === "Completed" && Exit.isFailure(outcome.exit)) process.held = []
+          return resultJson(outcome, errorName)
+        })
+      }
+    }
+
+    const race = (ops: ReadonlyArray<{ readonly op: "claim" | "settle"; readonly runner: number }>, order: ReadonlyArray<number>) =>
+      Effect.gen(function*() {
+        const entries = ops.map(raceEntry)
+        const delivering = ops.some((op) => op.op === "settle" && processes[op.runner]!.held[0]?.phase === "deliver")
+        const distinct = new Set(ops.map((op) => op.runner)).size === ops.length
+        const overlapping = observer !== undefined && entries.length === 2 && distinct && !delivering
+        const { exits, evidence } = overlapping
+          ? yield* runRace(yield* makeScriptedHooks, [entries[0]!, entries[1]!], order, observer)
+          : { exits: yield* runSequential(entries, order), evidence: "sequential" as const }
+        lastRace = evidence
+        return { _tag: "Success", value: exits.map((exit) => (Exit.isSuccess(exit) ? exit.value : { _tag: "Failure", error: errorName(Cause.squash(exit.cause)) })) } as Json
+      })
+
     const bootstrapAll = (order: ReadonlyArray<number>) =>
       Effect.gen(function*() {
         for (const process of processes) process.boundary.arm(undefined)
@@ -156,6 +194,8 @@ export const openCronSession = (implementation: CronImplementation, database: Is
             return yield* declare(processes[command.runner]!, command.entries)
           case "bootstrapAll":
             return yield* bootstrapAll(command.order)
+          case "race":
+            return yield* race(command.ops, command.order)
           case "restart":
             yield* restart(processes[command.runner]!)
             return { _tag: "Success", value: null } as Json
@@ -179,7 +219,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
       }
     }
 
-    const session: CronSession = { call, nextOf, concurrent }
+    const session: CronSession = { call, nextOf, concurrent, lastRace: () => lastRace }
     return session
   })
 

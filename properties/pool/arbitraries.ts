@@ -2,6 +2,7 @@
  * Generators of pool scenarios: checkouts of every kind (acquire, transaction, borrowed statement,
  * listen, notify; retried, failing, nested in a transaction, long channels), releases with and
  * without an immediate re-checkout, interruptions while waiting, at the hand-over and while holding,
+ * interruptions while the server holds a statement or a COMMIT (its reply held on the wire),
  * floods to the admission bound and past it, and virtual time for the retry helper.
  */
 import * as fc from "fast-check"
@@ -19,22 +20,46 @@ export interface PoolScenarioShape {
   readonly advance: number
   /** Chance in 4 that a started checkout is wrapped in the retry helper (0-4). */
   readonly retryIn4: number
+  /**
+   * Chance in 8 that a started checkout's statement has its reply held on the wire and is interrupted
+   * then (0-8; at 0 the field is not generated at all).
+   */
+  readonly holdIn8: number
+  /** Weight of releases whose COMMIT's reply is held and interrupted (0: never). */
+  readonly commitInFlight: number
+  /**
+   * Weight (against 10 for single commands) of two-command units that reach a rule only together: a
+   * transaction (aborted or not) released right away (P5), a listener and then a notify (P6 delivery).
+   * 0: single commands only.
+   */
+  readonly units: number
 }
 
-const startWith = (retryIn4: number): fc.Arbitrary<PoolCommand> =>
+/** `{ [field]: roll < holdIn8 }`, shrinking to false, or nothing when the shape never holds replies. */
+const holdField = <K extends string>(field: K, holdIn8: number): Record<K, fc.Arbitrary<boolean>> =>
+  (holdIn8 <= 0 ? {} : { [field]: fc.nat({ max: 7 }).map((roll) => roll < holdIn8) }) as Record<K, fc.Arbitrary<boolean>>
+
+const startWith = (retryIn4: number, holdIn8: number): fc.Arbitrary<PoolCommand> =>
   fc.record({
     op: fc.constant("start" as const),
     kind: fc.constantFrom("acquire" as const, "transaction" as const, "borrow" as const, "listen" as const, "notify" as const),
     retry: fc.nat({ max: 3 }).map((roll) => roll < retryIn4),
     failing: fc.nat({ max: 3 }).map((roll) => roll === 0),
     longChannel: fc.boolean(),
-    inside: fc.option(fc.nat({ max: 3 }), { nil: null })
+    inside: fc.option(fc.nat({ max: 3 }), { nil: null }),
+    // Where a reply is held is generated data: it shrinks to false (no hold).
+    ...holdField("holdReply", holdIn8)
   }, { noNullPrototype: true })
 
 const commandOf = (shape: PoolScenarioShape): fc.Arbitrary<PoolCommand> =>
   fc.oneof(
-    { arbitrary: startWith(shape.retryIn4), weight: shape.start },
+    { arbitrary: startWith(shape.retryIn4, shape.holdIn8), weight: shape.start },
     { arbitrary: fc.record({ op: fc.constant("release" as const), pick: fc.nat({ max: 7 }), reborrow: fc.boolean() }, { noNullPrototype: true }), weight: shape.release },
+    // A release whose COMMIT has its reply held and is interrupted then: its own command, so plain
+    // releases (an aborted transaction's COMMIT answered with ROLLBACK) stay as frequent as they were.
+    ...(shape.commitInFlight > 0
+      ? [{ arbitrary: fc.record({ op: fc.constant("release" as const), pick: fc.nat({ max: 7 }), reborrow: fc.constant(false), holdCommit: fc.constant(true) }, { noNullPrototype: true }), weight: shape.commitInFlight }]
+      : []),
     { arbitrary: fc.record({ op: fc.constant("interrupt" as const), pick: fc.nat({ max: 7 }), waiting: fc.boolean() }, { noNullPrototype: true }), weight: shape.interrupt },
     { arbitrary: fc.record({ op: fc.constant("handoverInterrupt" as const), pick: fc.nat({ max: 7 }) }, { noNullPrototype: true }), weight: shape.handoverInterrupt },
     { arbitrary: fc.record({ op: fc.constant("flood" as const), extra: fc.nat({ max: 3 }) }, { noNullPrototype: true }), weight: shape.flood },
@@ -43,17 +68,33 @@ const commandOf = (shape: PoolScenarioShape): fc.Arbitrary<PoolCommand> =>
   )
 
 /** The general mix: every kind of checkout, releases, interruptions, occasional floods and clock. */
-export const MODEL_SHAPE: PoolScenarioShape = { start: 6, release: 4, interrupt: 2, handoverInterrupt: 2, flood: 1, drain: 1, advance: 2, retryIn4: 2 }
+export const MODEL_SHAPE: PoolScenarioShape = { start: 6, release: 4, interrupt: 2, handoverInterrupt: 2, flood: 1, drain: 1, advance: 2, retryIn4: 2, holdIn8: 2, commitInFlight: 1, units: 2 }
 
 /** Admission and the retry helper: floods to the bound and past it, retried checkouts, virtual time. */
-export const ADMISSION_SHAPE: PoolScenarioShape = { start: 5, release: 2, interrupt: 1, handoverInterrupt: 1, flood: 3, drain: 3, advance: 4, retryIn4: 3 }
+export const ADMISSION_SHAPE: PoolScenarioShape = { start: 5, release: 2, interrupt: 1, handoverInterrupt: 1, flood: 3, drain: 3, advance: 4, retryIn4: 3, holdIn8: 0, commitInFlight: 0, units: 0 }
 
 /** Most commands in one scenario (each may start, release or interrupt checkouts on a real server). */
 export const MAX_POOL_COMMANDS = 14
+
+const plainStart = (kind: "transaction" | "listen" | "notify", failing: boolean): PoolCommand =>
+  ({ op: "start", kind, retry: false, failing, longChannel: false, inside: null })
+
+/** Two-command units: a transaction released at once (pick -1: the newest holder), a listener then a notify. */
+const unitOf: fc.Arbitrary<ReadonlyArray<PoolCommand>> = fc.oneof(
+  fc.boolean().map((failing): ReadonlyArray<PoolCommand> => [plainStart("transaction", failing), { op: "release", pick: -1, reborrow: false }]),
+  fc.constant<ReadonlyArray<PoolCommand>>([plainStart("listen", false), plainStart("notify", false)])
+)
+
+/** The commands of one scenario: single commands, and units where the shape has them. */
+const commandsOf = (shape: PoolScenarioShape): fc.Arbitrary<ReadonlyArray<PoolCommand>> =>
+  shape.units <= 0
+    ? fc.array(commandOf(shape), { minLength: 1, maxLength: MAX_POOL_COMMANDS })
+    : fc.array(fc.oneof({ arbitrary: commandOf(shape).map((command) => [command]), weight: 10 }, { arbitrary: unitOf, weight: shape.units }), { minLength: 1, maxLength: MAX_POOL_COMMANDS })
+      .map((units) => units.flat().slice(0, MAX_POOL_COMMANDS))
 
 /** Pool scenarios of `shape`: 1-4 connections, up to `MAX_POOL_COMMANDS` commands. */
 export const poolScenario = (shape: PoolScenarioShape): fc.Arbitrary<PoolScenario> =>
   fc.record({
     maxConnections: fc.integer({ min: 1, max: 4 }),
-    commands: fc.array(commandOf(shape), { minLength: 1, maxLength: MAX_POOL_COMMANDS })
+    commands: commandsOf(shape)
   }, { noNullPrototype: true })

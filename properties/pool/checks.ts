@@ -8,7 +8,7 @@
 import type { Check } from "../../harness/ModelBased.ts"
 import type { WireStatement } from "../../harness/PostgresWireTap.ts"
 import type { ModelOp, PoolModelState } from "../../models/pool/index.ts"
-import type { SeenOp } from "./driver.ts"
+import { LISTEN_CHANNEL, type SeenOp } from "./driver.ts"
 
 const TAG = /pool-op-([a-z0-9]+)/
 
@@ -38,7 +38,7 @@ const REASONS: Readonly<Record<string, string>> = {
   P2: "the gate hands a freed slot to the oldest waiter",
   P4: "a statement inside a transaction uses the transaction's connection and takes no slot",
   P5: "COMMIT answered with ROLLBACK fails the transaction",
-  P6: "notify rejects channels over 63 UTF-8 bytes and uses a checkout of its own",
+  P6: "notify rejects channels over 63 UTF-8 bytes and uses a checkout of its own, so it commits at once and reaches every listener holding its checkout",
   P7: "the retry helper retries only pool refusals, 10 ms doubling up to 250 ms on the virtual clock"
 }
 
@@ -49,6 +49,8 @@ const reasonOf = (rules: ReadonlyArray<string>): string =>
 /** Why the model expects `op`'s status, as rules. */
 export const statusRules = (op: ModelOp, state: PoolModelState, seen: SeenOp): ReadonlyArray<string> => {
   const spec = op.spec
+  if (seen.failure === "staleReply") return ["I4", "P4"]
+  if (op.inFlight === "commit") return spec.failing ? ["P5"] : ["I4", "P4"]
   if (op.failure === "error" && seen.failure === "refusal") return ["I5", "P7"]
   if (spec.kind === "transaction" && spec.failing && op.status === "failed" && seen.status === "succeeded") return ["P5"]
   if (spec.retry && op.failure === "error" && seen.status === "pending") return op.statements > 0 ? ["I5", "P7"] : ["P7"]
@@ -64,6 +66,34 @@ export const statusRules = (op: ModelOp, state: PoolModelState, seen: SeenOp): R
   if (!expectedAhead && seenAhead) return ["I3", "P2"]
   if (expectedAhead && !seenAhead) return op.grantedBy === "passedOn" || state.interruptions > 0 ? ["I4", "P4", "P2"] : ["I3", "P2"]
   return ["P2"]
+}
+
+/**
+ * What a checkout interrupted while the server had its COMMIT may also show: the commit is the
+ * server's, so the caller may see its answer instead of the interruption; never success for a COMMIT
+ * answered with ROLLBACK (P5).
+ */
+const commitAnswer = (op: ModelOp): { readonly status: string; readonly failure: string | null } | null =>
+  op.inFlight !== "commit" ? null : op.spec.failing ? { status: "failed", failure: "error" } : { status: "succeeded", failure: null }
+
+/**
+ * What a listener must have received: its sure deliveries in order; a delivery that raced its LISTEN
+ * (granted in the same step) may be there once or not at all, and is set aside before comparing.
+ */
+const listenerCheck = (id: string, op: ModelOp, seen: SeenOp): Check => {
+  const unsure = op.received.filter((delivery) => !delivery.sure).map((delivery) => `${LISTEN_CHANNEL}:${delivery.payload}`)
+  const actual = [...seen.received]
+  for (const entry of unsure) {
+    const index = actual.indexOf(entry)
+    if (index >= 0) actual.splice(index, 1)
+  }
+  return {
+    observable: `notifications listener ${id} received`,
+    expected: op.received.filter((delivery) => delivery.sure).map((delivery) => `${LISTEN_CHANNEL}:${delivery.payload}`),
+    actual,
+    rules: ["P6"],
+    why: "a notify on its own checkout commits at once and reaches every listener holding its checkout, once, on its channel, with its payload, in the order sent"
+  }
 }
 
 /** Rules of a checkout's tagged-statement count. */
@@ -88,13 +118,21 @@ export const poolChecks = (
     const op = state.ops[id]!
     const actual = seen(id)
     const rules = statusRules(op, state, actual)
+    const answer = commitAnswer(op)
+    const answered = answer !== null && answer.status === actual.status && answer.failure === actual.failure
     checks.push({
-      observable: `checkout ${id} (${op.spec.kind})`,
-      expected: { status: op.status, failure: op.failure },
+      observable: `checkout ${id} (${op.spec.kind})${op.inFlight === null ? "" : `, interrupted while the server had its ${op.inFlight === "commit" ? "COMMIT" : "statement"}`}`,
+      expected: answered ? { status: actual.status, failure: actual.failure } : { status: op.status, failure: op.failure },
       actual: { status: actual.status, failure: actual.failure },
       rules,
-      why: reasonOf(rules)
+      why: actual.failure === "staleReply"
+        ? "a connection whose statement was interrupted in flight is drained or discarded, never handed to the next caller with the old reply unread"
+        : reasonOf(rules)
     })
+  }
+  for (const id of state.order) {
+    const op = state.ops[id]!
+    if (op.spec.kind === "listen") checks.push(listenerCheck(id, op, seen(id)))
   }
   for (const id of state.order) {
     const op = state.ops[id]!

@@ -5,7 +5,7 @@
  * tell the harness when they hold and wait for the harness to release them, so every pause is a
  * barrier and nothing sleeps.
  */
-import { type Context, Deferred, Effect, Exit, Fiber, type Scope } from "effect"
+import { type Context, Deferred, Effect, Exit, Fiber, Queue, type Scope } from "effect"
 import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
 import type { OpSpec } from "../../models/pool/index.ts"
 import type { BoundedPoolClient, PoolImplementation } from "../../subjects/pool/api.ts"
@@ -17,8 +17,25 @@ export const opTag = (id: string): string => `pool-op-${id}`
 export const taggedStatement = (id: string, failing: boolean): string =>
   failing ? `SELECT '${opTag(id)}'::int AS op` : `SELECT '${opTag(id)}' AS op`
 
-/** The channel a checkout listens or notifies on; long: over 63 UTF-8 bytes but under 63 characters. */
+/** The channel a checkout notifies on when its channel is too long: over 63 UTF-8 bytes but under 63 characters. */
 export const channelOf = (id: string, long: boolean): string => long ? `${opTag(id)}-${"é".repeat(28)}` : opTag(id)
+
+/** The channel every listener listens on and every notify (with a valid channel) sends to. */
+export const LISTEN_CHANNEL = "pool-listen"
+
+/** Bound on the notifications one listener keeps. */
+export const MAX_RECEIVED = 256
+
+/** A caller's statement was answered with another statement's reply (a connection reused half-read). */
+export class StaleReply extends Error {
+  readonly _tag = "StaleReply"
+}
+
+/** Fails with `StaleReply` unless `rows` are the answer to checkout `id`'s tagged statement. */
+const answeredFor = (id: string, rows: ReadonlyArray<unknown>): Effect.Effect<void, StaleReply> => {
+  const op = (rows[0] as { readonly op?: unknown } | undefined)?.op
+  return op === opTag(id) ? Effect.void : Effect.fail(new StaleReply(`checkout ${id} got the reply ${JSON.stringify(rows)} to another statement`))
+}
 
 interface OpRuntime {
   readonly spec: OpSpec
@@ -28,12 +45,16 @@ interface OpRuntime {
   readonly release: Deferred.Deferred<void>
   context: Context.Context<never> | undefined
   reborrow: OpSpec | undefined
+  /** listen: `channel:payload` of every notification taken from its queue, in order. */
+  readonly received: Array<string>
 }
 
 /** What a caller sees of one checkout. */
 export interface SeenOp {
   readonly status: "pending" | "holding" | "succeeded" | "failed" | "interrupted"
-  readonly failure: "refusal" | "error" | null
+  readonly failure: "refusal" | "error" | "staleReply" | null
+  /** listen: `channel:payload` of the notifications its queue delivered, in order. */
+  readonly received: ReadonlyArray<string>
 }
 
 /** The checkouts of one run. */
@@ -64,22 +85,31 @@ const opBody = (implementation: PoolImplementation, pool: BoundedPoolClient, run
       case "acquire":
         return Effect.scoped(Effect.gen(function*() {
           const connection = yield* pool.reserve
-          yield* connection.execute(taggedStatement(id, false), [], undefined)
+          yield* answeredFor(id, yield* connection.execute(taggedStatement(id, false), [], undefined))
           yield* holdUntilReleased(runtime)
         }))
       case "transaction":
         return pool.withTransaction(Effect.gen(function*() {
-          yield* pool.unsafe(taggedStatement(id, false))
+          yield* answeredFor(id, yield* pool.unsafe(taggedStatement(id, false)))
           runtime.context = yield* Effect.context<never>()
           yield* holdUntilReleased(runtime)
           if (spec.failing) yield* Effect.ignore(pool.unsafe("SELECT 1/0 AS aborts"))
         }))
       case "listen":
-        return Effect.scoped(Effect.andThen(pool.listen(channelOf(id, false)), holdUntilReleased(runtime)))
+        return Effect.scoped(Effect.gen(function*() {
+          const queue = yield* pool.listen(LISTEN_CHANNEL)
+          yield* Effect.forkScoped(Effect.ignore(Effect.gen(function*() {
+            for (let count = 0; count < MAX_RECEIVED; count++) {
+              const notification = yield* Queue.take(queue)
+              runtime.received.push(`${notification.channel}:${notification.payload}`)
+            }
+          })))
+          yield* holdUntilReleased(runtime)
+        }))
       case "borrow":
-        return pool.unsafe(taggedStatement(id, spec.failing))
+        return Effect.flatMap(pool.unsafe(taggedStatement(id, spec.failing)), (rows) => answeredFor(id, rows))
       case "notify":
-        return pool.notify(channelOf(id, spec.longChannel), opTag(id))
+        return pool.notify(spec.longChannel ? channelOf(id, true) : LISTEN_CHANNEL, opTag(id))
     }
   })()
   return spec.retry ? implementation.retryPoolRefusal(main) : main
@@ -102,7 +132,7 @@ export const makePoolDriver = (implementation: PoolImplementation, pool: Bounded
 
     const newRuntime = (spec: OpSpec): Effect.Effect<OpRuntime> =>
       Effect.map(Deferred.make<void>(), (release) => {
-        const runtime: OpRuntime = { spec, holding: false, exit: undefined, fiber: undefined, release, context: undefined, reborrow: undefined }
+        const runtime: OpRuntime = { spec, holding: false, exit: undefined, fiber: undefined, release, context: undefined, reborrow: undefined, received: [] }
         ops.set(spec.id, runtime)
         return runtime
       })
@@ -153,14 +183,16 @@ export const makePoolDriver = (implementation: PoolImplementation, pool: Bounded
 
     const seen = (id: string): SeenOp => {
       const runtime = ops.get(id)
-      if (runtime === undefined) return { status: "pending", failure: null }
+      if (runtime === undefined) return { status: "pending", failure: null, received: [] }
+      const received = [...runtime.received]
       const exit = runtime.exit
-      if (exit === undefined) return { status: runtime.holding ? "holding" : "pending", failure: null }
-      if (Exit.isSuccess(exit)) return { status: "succeeded", failure: null }
-      if (Exit.hasInterrupts(exit) && !Exit.hasFails(exit) && !Exit.hasDies(exit)) return { status: "interrupted", failure: null }
+      if (exit === undefined) return { status: runtime.holding ? "holding" : "pending", failure: null, received }
+      if (Exit.isSuccess(exit)) return { status: "succeeded", failure: null, received }
+      if (Exit.hasInterrupts(exit) && !Exit.hasFails(exit) && !Exit.hasDies(exit)) return { status: "interrupted", failure: null, received }
       const error = Exit.findErrorOption(exit)
       const refusal = error._tag === "Some" && implementation.isPoolRefusal(error.value)
-      return { status: "failed", failure: refusal ? "refusal" : "error" }
+      const stale = error._tag === "Some" && error.value instanceof StaleReply
+      return { status: "failed", failure: refusal ? "refusal" : stale ? "staleReply" : "error", received }
     }
 
     const interruptAll = Effect.suspend(() => Fiber.interruptAll([...new Set(fiberOf.values())].reverse()))

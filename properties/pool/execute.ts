@@ -6,11 +6,12 @@
  * compares every checkout's status, its statements on the wire, notify's session and the session
  * count. A closing probe interrupts everything alive and checks that every slot came back.
  */
-import { Effect, type Scope } from "effect"
+import { Effect, Fiber, type Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { type ExecutedStep, type ModelBasedSubject, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
-import { awaitQuiet } from "../../harness/Quiescence.ts"
+import type { PostgresWireTap } from "../../harness/PostgresWireTap.ts"
+import { awaitCondition, awaitQuiet } from "../../harness/Quiescence.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import {
@@ -26,7 +27,7 @@ import {
 } from "../../models/pool/index.ts"
 import { poolAttributor } from "../../spec/pool.ts"
 import { POOL_HANDED_OVER_HOOK, type PoolImplementation } from "../../subjects/pool/api.ts"
-import { poolChecks, statementsByOwner } from "./checks.ts"
+import { poolChecks, statementOwner, statementsByOwner } from "./checks.ts"
 import { tappedPoolConfig } from "./connection.ts"
 import { coveredBy } from "./coverage.ts"
 import { makePoolDriver, type PoolDriver } from "./driver.ts"
@@ -50,12 +51,44 @@ const retryTimes = (state: PoolModelState, toMs: number): ReadonlyArray<number> 
   [...new Set(Object.values(state.ops).flatMap((op) => (op.status === "pending" && op.retryAtMs !== null && op.retryAtMs <= toMs ? [op.retryAtMs] : [])))]
     .sort((a, b) => a - b)
 
+/**
+ * Runs `send` with the server's reply to the statement `select` picks held on the wire; once the
+ * reply is held (the statement reached the server, the answer the tap but not the client), interrupts
+ * checkout `id`, waits until the interruption has struck (the system is quiet again: the caller waits
+ * for an answer that does not come), lets the reply through, and waits for the interrupted fiber.
+ * When the statement is never sent (the implementation did something else) the hold is dropped and the
+ * checks say what happened.
+ */
+const interruptInFlight = (tap: PostgresWireTap, driver: PoolDriver, quiet: Effect.Effect<void, HarnessError>, select: Parameters<PostgresWireTap["holdReply"]>[0], send: Effect.Effect<void>, id: string) =>
+  Effect.gen(function*() {
+    const hold = tap.holdReply(select)
+    yield* send
+    yield* Effect.ensuring(
+      Effect.gen(function*() {
+        yield* quiet
+        if (!hold.held()) return
+        const interrupting = yield* Effect.forkChild(driver.interrupt(id))
+        yield* quiet
+        hold.release()
+        yield* Fiber.join(interrupting)
+      }),
+      Effect.sync(() => hold.release())
+    )
+  })
+
 /** Runs one resolved operation on the implementation (the model ran it already). */
-const perform = (driver: PoolDriver, operation: PoolOperation, before: PoolModelState, quiet: Effect.Effect<void, HarnessError>) =>
+const perform = (driver: PoolDriver, operation: PoolOperation, before: PoolModelState, quiet: Effect.Effect<void, HarnessError>, tap: PostgresWireTap) =>
   Effect.gen(function*() {
     switch (operation.op) {
       case "start":
         return yield* driver.start(operation.spec)
+      case "interruptStatement":
+        return yield* interruptInFlight(tap, driver, quiet, (statement) => statementOwner(statement) === operation.spec.id, driver.start(operation.spec), operation.spec.id)
+      case "interruptCommit": {
+        const session = tap.statements().find((statement) => statementOwner(statement) === operation.id)?.session
+        const isCommit = (statement: { readonly session: number; readonly text: string }) => statement.session === session && /^\s*COMMIT\b/i.test(statement.text)
+        return yield* interruptInFlight(tap, driver, quiet, isCommit, driver.release(operation.id, null), operation.id)
+      }
       case "release":
         return yield* driver.release(operation.id, operation.reborrow === null ? null : plainBorrow(operation.reborrow))
       case "interrupt":
@@ -82,9 +115,20 @@ const perform = (driver: PoolDriver, operation: PoolOperation, before: PoolModel
     }
   })
 
-/** A compact view of every checkout: `status[/failure]#statements`. */
-const compact = (view: Record<string, { readonly status: string; readonly failure: string | null; readonly statements: number }>): Json =>
-  Object.fromEntries(Object.entries(view).map(([id, op]) => [id, `${op.status}${op.failure === null ? "" : `/${op.failure}`}#${op.statements}`]))
+/** Whether every listener's queue delivered at least the notifications the model says it must have. */
+const listenersCaughtUp = (state: PoolModelState, driver: PoolDriver): boolean =>
+  state.order.every((id) => {
+    const op = state.ops[id]!
+    return op.spec.kind !== "listen" || driver.seen(id).received.length >= op.received.filter((delivery) => delivery.sure).length
+  })
+
+/** A compact view of every checkout: `status[/failure]#statements`, and `~n` notifications received by a listener. */
+const compact = (view: Record<string, { readonly status: string; readonly failure: string | null; readonly statements: number; readonly received?: number }>): Json =>
+  Object.fromEntries(Object.entries(view).map(([id, op]) => [id, `${op.status}${op.failure === null ? "" : `/${op.failure}`}#${op.statements}${op.received === undefined ? "" : `~${op.received}`}`]))
+
+/** The model's compact view: every checkout as observed, listeners with the notifications they must have. */
+const modelView = (state: PoolModelState) =>
+  Object.fromEntries(Object.entries(observableOps(state)).map(([id, op]) => [id, state.ops[id]!.spec.kind === "listen" ? { ...op, received: state.ops[id]!.received.length } : op]))
 
 /**
  * Builds the `execute` of a pool property bound to `implementation`.
@@ -117,18 +161,24 @@ export const executePool = (implementation: PoolImplementation) =>
         }
         const before = model
         model = poolModel.step(model, operation).state
-        yield* perform(driver, operation, before, quiet)
+        yield* perform(driver, operation, before, quiet, tap)
         yield* quiet
+        // Notifications reach listeners' sessions on their own sockets: wait (bounded) for the ones the
+        // model says were sent; a listener still short after the bound is a divergence, not a harness error.
+        yield* awaitCondition(() => listenersCaughtUp(model, driver))
         const statements = tap.statements()
         const counts = statementsByOwner(statements)
-        const seenView = Object.fromEntries(model.order.map((id) => [id, { ...driver.seen(id), statements: counts.get(id) ?? 0 }]))
+        const seenView = Object.fromEntries(model.order.map((id) => {
+          const seen = driver.seen(id)
+          return [id, { status: seen.status, failure: seen.failure, statements: counts.get(id) ?? 0, ...(model.ops[id]!.spec.kind === "listen" ? { received: seen.received.length } : {}) }]
+        }))
         const executed: ExecutedStep = {
           record: {
             operation: operation.op,
             args: toJson(operation),
             virtualTimeMs: atMs,
             implementation: compact(seenView),
-            model: compact(observableOps(model))
+            model: compact(modelView(model))
           },
           checks: poolChecks(model, driver.seen, statements, tap.openSessions()),
           covered: coveredBy(before, model, operation),

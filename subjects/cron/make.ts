@@ -13,7 +13,7 @@ import { parseSpec } from "./spec.ts"
 import { bootstrapTicks, type TickWriterContext, writeTicks } from "./ticks.ts"
 
 /** Hook points the shipped runtime offers (optional refinements; only pauses). */
-export const CRON_HOOK_POINTS: ReadonlyArray<string> = ["cron.bootstrapBegun", "cron.bootstrapWritten"]
+export const CRON_HOOK_POINTS: ReadonlyArray<string> = ["cron.bootstrapBegun", "cron.bootstrapWritten", "cron.relayBegun", "cron.relayWritten"]
 
 /** Declares a schedule: every entry parsed and keyed, in order; the first invalid or repeated key fails (N1). */
 const defineSchedule = (pieces: CronPieces) => (input: CronScheduleInput): Effect.Effect<CronSchedule, InvalidCronEntryError | DuplicateCronKeyError> =>

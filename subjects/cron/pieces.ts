@@ -7,10 +7,21 @@ import { Effect } from "effect"
 import type { SqlClient, Statement } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { ClaimedTick } from "./api.ts"
+import { CRON_PREFIX } from "./api.ts"
+import type { CronDialect } from "./dialect.ts"
 import { readInteger } from "./dialect.ts"
 import { nextRun } from "./next.ts"
-import { RECEIPTS_TABLE } from "./schema.ts"
+import { OUTBOX_TABLE, RECEIPTS_TABLE } from "./schema.ts"
 import type { ParsedSpec } from "./spec.ts"
+
+/** What a claim asks for (N6): due `$cron:` rows of `types` (`null`: any type) at `nowMs`, leased until `claimedUntilMs`. */
+export interface ClaimRequest {
+  readonly dialect: CronDialect
+  readonly types: ReadonlyArray<string> | null
+  readonly nowMs: number
+  readonly claimedUntilMs: number
+  readonly limit: number
+}
 
 /** The pieces of the cron runtime. */
 export interface CronPieces {
@@ -24,6 +35,12 @@ export interface CronPieces {
   readonly turnTickTimeMs: (admittedAtMs: number, writtenAtMs: number) => number
   /** N6: which actor types a runner may claim (`null`: no filter). */
   readonly claimableTypes: (declared: ReadonlyArray<string>) => ReadonlyArray<string> | null
+  /**
+   * N6, N8: the claim's statement, inside the claim transaction: moves the due ticks' `due_at_ms` to the
+   * lease's end and returns their rows. A row another runner's open claim transaction holds is not
+   * taken (Postgres: `FOR UPDATE SKIP LOCKED`), and only rows still due when written are leased.
+   */
+  readonly claimDue: (sql: SqlClient.SqlClient, request: ClaimRequest) => Effect.Effect<ReadonlyArray<Record<string, unknown>>, SqlError>
   /** N8: the fence every settling write of a claimed tick carries. */
   readonly claimFence: (sql: SqlClient.SqlClient, tick: ClaimedTick) => Statement.Fragment
   /** N7: whether a claimed tick is older than the skip window. */
@@ -41,6 +58,14 @@ export const defaultCronPieces: CronPieces = {
   tickIdExpiryMs: (nowMs, dueAtMs, retryWindowMs) => Math.max(dueAtMs, nowMs) + retryWindowMs,
   turnTickTimeMs: (_admittedAtMs, writtenAtMs) => writtenAtMs,
   claimableTypes: (declared) => declared,
+  claimDue: (sql, request) => {
+    const typeFilter = request.types === null ? sql`1 = 1` : sql`actor_type IN ${sql.in(request.types)}`
+    return sql<Record<string, unknown>>`UPDATE ${sql.literal(OUTBOX_TABLE)} SET due_at_ms = ${request.claimedUntilMs}
+      WHERE intent_id IN (SELECT intent_id FROM ${sql.literal(OUTBOX_TABLE)}
+        WHERE timer_key LIKE ${`${CRON_PREFIX}%`} AND ${typeFilter} AND due_at_ms <= ${request.nowMs}
+        ORDER BY due_at_ms, actor_id, timer_key LIMIT ${request.limit} ${sql.literal(request.dialect.claimLock)})
+      RETURNING tenant_id, actor_type, actor_id, routing_key, intent_id, command, payload, timer_key, scheduled_at_ms, due_at_ms`
+  },
   claimFence: (sql, tick) => sql`intent_id = ${tick.intent_id} AND due_at_ms = ${readInteger(tick.claimed_until)}`,
   isStale: (nowMs, tick, skipMs) => nowMs - readInteger(tick.scheduled_at) > skipMs,
   rewriteBaseMs: (nowMs) => nowMs,

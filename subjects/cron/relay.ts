@@ -4,15 +4,24 @@
  * and every settling write is fenced on the claim (`claimFence`).
  */
 import { Clock, Effect } from "effect"
+import { hookPoint } from "../../harness/HookPoints.ts"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { ClaimedTick, CommandHandler, CronEntry, CronRelay, CronRelayOptions, TickDelivery } from "./api.ts"
-import { CRON_PREFIX } from "./api.ts"
 import type { CronDialect } from "./dialect.ts"
 import { readInteger } from "./dialect.ts"
 import type { CronPieces } from "./pieces.ts"
 import { OUTBOX_TABLE, RECEIPTS_TABLE } from "./schema.ts"
 import { tickId } from "./ticks.ts"
+
+/** Hook point reached first thing inside every relay transaction (optional; it only pauses). */
+export const RELAY_BEGUN_HOOK = "cron.relayBegun"
+/** Hook point reached when a relay transaction's writes are done, before it commits. */
+export const RELAY_WRITTEN_HOOK = "cron.relayWritten"
+
+/** One relay phase as one transaction, with the relay hook points at its start and before its commit. */
+const phaseTransaction = <A, E, R>(sql: SqlClient.SqlClient, body: Effect.Effect<A, E, R>) =>
+  sql.withTransaction(hookPoint(RELAY_BEGUN_HOOK).pipe(Effect.andThen(body), Effect.tap(() => hookPoint(RELAY_WRITTEN_HOOK))))
 
 /** What a relay needs. */
 export interface RelayContext {
@@ -57,21 +66,16 @@ export const makeRelay = (context: RelayContext, options: CronRelayOptions): Cro
     })
 
   const claim = (limit: number) =>
-    sql.withTransaction(Effect.gen(function*() {
+    phaseTransaction(sql, Effect.gen(function*() {
       const types = pieces.claimableTypes([...options.schedules().keys()])
       if (types !== null && types.length === 0) return []
       const now = yield* Clock.currentTimeMillis
-      const typeFilter = types === null ? sql`1 = 1` : sql`actor_type IN ${sql.in(types)}`
-      const rows = yield* sql<Record<string, unknown>>`UPDATE ${sql.literal(OUTBOX_TABLE)} SET due_at_ms = ${now + options.leaseMs}
-        WHERE intent_id IN (SELECT intent_id FROM ${sql.literal(OUTBOX_TABLE)}
-          WHERE timer_key LIKE ${`${CRON_PREFIX}%`} AND ${typeFilter} AND due_at_ms <= ${now}
-          ORDER BY due_at_ms, actor_id, timer_key LIMIT ${limit} ${sql.literal(context.dialect.claimLock)})
-        RETURNING tenant_id, actor_type, actor_id, routing_key, intent_id, command, payload, timer_key, scheduled_at_ms, due_at_ms`
+      const rows = yield* pieces.claimDue(sql, { dialect: context.dialect, types, nowMs: now, claimedUntilMs: now + options.leaseMs, limit })
       return rows.map(toClaimedTick).sort(byActorAndKey)
     }))
 
   const settleUnfired = (tick: ClaimedTick, backoffMs: number) =>
-    sql.withTransaction(Effect.gen(function*() {
+    phaseTransaction(sql, Effect.gen(function*() {
       const schedule = options.schedules().get(tick.actor_type)
       const entry = entryOf(tick)
       const now = yield* Clock.currentTimeMillis
@@ -94,7 +98,7 @@ export const makeRelay = (context: RelayContext, options: CronRelayOptions): Cro
     }))
 
   const deliver = (tick: ClaimedTick, delivery: TickDelivery, handler: CommandHandler) =>
-    sql.withTransaction(Effect.gen(function*() {
+    phaseTransaction(sql, Effect.gen(function*() {
       const routingKey = readInteger(tick.routing_key)
       const receipt = yield* sql`SELECT 1 AS replayed FROM ${sql.literal(RECEIPTS_TABLE)}
         WHERE routing_key = ${routingKey} AND tenant_id = ${tick.tenant_id} AND actor_type = ${tick.actor_type}
@@ -113,7 +117,7 @@ export const makeRelay = (context: RelayContext, options: CronRelayOptions): Cro
     }))
 
   const settleFired = (tick: ClaimedTick): Effect.Effect<void, SqlError> =>
-    sql.withTransaction(Effect.suspend(() => {
+    phaseTransaction(sql, Effect.suspend(() => {
       const entry = entryOf(tick)
       return entry === undefined
         ? Effect.asVoid(sql`DELETE FROM ${sql.literal(OUTBOX_TABLE)} WHERE ${pieces.claimFence(sql, tick)}`)

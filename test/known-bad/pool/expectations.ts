@@ -18,5 +18,6 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "rollback-commit-success": { maxSteps: 4 },
   "notify-on-caller-transaction": { maxSteps: 4 },
   "retry-fixed-delay": { maxSteps: 8 },
-  "channel-limit-in-characters": { maxSteps: 3 }
+  "channel-limit-in-characters": { maxSteps: 3 },
+  "notify-payload-as-json": { maxSteps: 4 }
 }

@@ -1,8 +1,8 @@
 /**
  * Every known-bad pool implementation. The suite must report a violation for each one: the five bugs
  * the issue names (free count, slot lost at the hand-over, admission after the gate, retry after a
- * statement, ROLLBACK taken for a commit) and three of our own (notify in the caller's transaction,
- * a fixed retry delay, the channel limit in characters).
+ * statement, ROLLBACK taken for a commit) and four of our own (notify in the caller's transaction,
+ * a fixed retry delay, the channel limit in characters, a JSON-encoded notify payload).
  */
 import { admissionAfterGate } from "./admission-after-gate.ts"
 import { channelLimitInCharacters } from "./channel-limit-in-characters.ts"
@@ -10,6 +10,7 @@ import { freeCountGateBad } from "./free-count-gate.ts"
 import { handoverSlotLost } from "./handover-slot-lost.ts"
 import type { KnownBadPool } from "./kit.ts"
 import { notifyOnCallerTransaction } from "./notify-on-caller-transaction.ts"
+import { notifyPayloadAsJson } from "./notify-payload-as-json.ts"
 import { retryAfterStatement } from "./retry-after-statement.ts"
 import { retryFixedDelay } from "./retry-fixed-delay.ts"
 import { rollbackCommitSuccess } from "./rollback-commit-success.ts"
@@ -25,5 +26,6 @@ export const knownBadPools: ReadonlyArray<KnownBadPool> = [
   rollbackCommitSuccess,
   notifyOnCallerTransaction,
   retryFixedDelay,
-  channelLimitInCharacters
+  channelLimitInCharacters,
+  notifyPayloadAsJson
 ]
