@@ -2,20 +2,24 @@
  * Requirement catalog of the `alarms` subject (reference page `alarms.md`: rules R1-R29, edge cases
  * E1-E10, historical bugs H1-H6). ALM-001..029 follow R1..R29, ALM-030..039 follow E1..E10, and
  * ALM-040..049 are the cross-cutting guarantees named in the issue (budget reset, park reporting,
- * platform alarm, handler writes, timeline, dispatch order, rejection, migration, handles, repeats).
+ * platform alarm, handler writes, timeline, dispatch order, rejection, migration, handles, repeats),
+ * and ALM-050..051 the liveness requirements checked after the fault window (every due alarm
+ * eventually dispatches; the scheduler always re-arms: R6, R26, E10 with R21, R25/H3 and R4, H6).
  */
 import { type Attributor, makeAttributor } from "../harness/Attribution.ts"
 import type { Requirement } from "./Requirement.ts"
 
 const SINCE = "0.1.0"
+/** Suite version that added the liveness requirements ALM-050 and ALM-051. */
+const LIVENESS_SINCE = "0.2.0"
 
-const alarm = (id: string, title: string, text: string, rules: ReadonlyArray<string>): Requirement => ({
+const alarm = (id: string, title: string, text: string, rules: ReadonlyArray<string>, since: string = SINCE): Requirement => ({
   id,
   subject: "alarms",
   title,
   text,
   rules,
-  since: SINCE,
+  since,
   needs: []
 })
 
@@ -167,7 +171,14 @@ export const alarmRequirements: ReadonlyArray<Requirement> = [
     ["R5", "R9", "H4"]),
   alarm("ALM-049", "repeat floor and no catch-up",
     "repeatEvery below minimumRepeatInterval MUST be rejected; a completed repeat MUST move to now + max(minimumRepeatInterval, repeatEvery) with a fresh budget, never replaying missed occurrences.",
-    ["R8", "R23", "H2"])
+    ["R8", "R23", "H2"]),
+  // Liveness (checked after the fault window by running to quiescence, properties/alarms/livenessPhase.ts).
+  alarm("ALM-050", "every due alarm eventually dispatches",
+    "Once faults stop, every alarm that is due or waiting for its retry MUST eventually be handed to the handler when the platform delivers its alarm, even when the platform delivers late or twice: dispatch selects by effective wake so backing-off rows never block (R21), a failed row keeps a recovery deadline (R25, H3), and the platform alarm is re-armed at the smallest wake by every transaction and after every batch (R6, R26, E10).",
+    ["R21", "R25", "R26", "R6", "E10", "H3"], LIVENESS_SINCE),
+  alarm("ALM-051", "the scheduler always re-arms the platform alarm",
+    "Whenever alarms remain, the platform alarm MUST be set no later than their smallest effective wake after every transaction and every batch, including a delivery the platform consumed that found nothing due; no alarm may be left armed in the past, or in the future, without a platform alarm that wakes the scheduler for it.",
+    ["R6", "R4", "R26", "E10", "H6"], LIVENESS_SINCE)
 ]
 
 /** Attribution over the alarms catalog; ALM-042 (the platform alarm and stored state) when no rule matches. */

@@ -5,15 +5,13 @@ import type { ClosureOutcome, StepRun, TransactionDraft } from "./run.ts"
 import { failWith, reach } from "./run.ts"
 import { readRow } from "./state.ts"
 import { type AlarmRef, storageIdOf } from "./storageId.ts"
+import { typedDefinitionProblem } from "./typed.ts"
 import { refProblem } from "./validation.ts"
 
 /** Applies one cancel to the draft. Cancel reads no configuration and has no pass check (upstream 0.52). */
 export const applyCancel = (run: StepRun, draft: TransactionDraft, ref: AlarmRef): ClosureOutcome<null> => {
-  const knownTags = run.state.knownTags
-  if (knownTags !== null && !knownTags.includes(ref.tag)) {
-    reach(run, "unknownTagRejected")
-    return failWith({ _tag: "InvalidAlarmRefError", reason: `unknown alarm tag "${ref.tag}"` }, ["R29"], "the typed definitions do not know this tag")
-  }
+  const typed = typedDefinitionProblem(run, { kind: "cancelAlarm", ref })
+  if (typed !== null) return typed
   const refIssue = refProblem(ref)
   if (refIssue !== null) {
     reach(run, "invalidRefRejected")

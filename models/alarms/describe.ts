@@ -44,7 +44,7 @@ export const describeOperation = (operation: Operation): string => {
     case "configure":
       return `configure ${JSON.stringify(operation.configuration)}`
     case "rebuildService":
-      return "rebuildService"
+      return operation.knownTags === undefined ? "rebuildService" : `rebuildService with typed definitions ${operation.knownTags === null ? "none" : `[${operation.knownTags.join(", ")}]`}`
   }
 }
 

@@ -4,6 +4,7 @@
  * its own transaction, then reconcile in a final empty transaction.
  */
 import { acknowledge } from "./acknowledge.ts"
+import { reachDispatchBoundaries } from "./boundaries.ts"
 import { resolveConfiguration } from "./configuration.ts"
 import { applyMutation, mutationTarget } from "./mutation.ts"
 import type { HandlerScript, Mutation, OnFailureScript, ProcessOptions, HandlerScriptEntry } from "./operations.ts"
@@ -92,6 +93,7 @@ export const processDueAlarms = (
   handlers: ReadonlyArray<HandlerScriptEntry>
 ): DispatchOutcome => {
   const empty = { handledWhy: [], failedWhy: [], parkedWhy: [], selected: [], forkedWrites: [], forkedWhy: [] }
+  reachDispatchBoundaries(run, options)
   const resolved = resolveConfiguration(run.state.configuration)
   if (!resolved.ok) {
     reach(run, "invalidConfigurationRejected")
@@ -117,6 +119,7 @@ export const processDueAlarms = (
   const due = allDue.slice(0, limit.limit)
   if (allDue.length > due.length) reach(run, "limitLeftover")
   if (due.length > 1) reach(run, "dispatchedInOrder")
+  if (due.some((row) => row.wakeAtMs === run.nowMs)) reach(run, "dueAtExactWake")
   if (due.length > 0 && Object.values(startRows).some((row) => row.runAtMs <= run.nowMs && row.wakeAtMs > run.nowMs)) {
     reach(run, "backingOffRowNotBlocking")
   }

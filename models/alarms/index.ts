@@ -27,7 +27,7 @@
  *                     onFailure?: {kind:"none"|"returnsVoid"|"retry"|"skipAndAdvanceRepeat"|"fails"} | {kind:"retryAfter", retryFailedAfterMs},
  *                     forkedWrite?: Mutation }   // attempted after processDueAlarms returned (pass ended)
  *       { kind: "configure", configuration }   // the ambient ScheduleConfiguration reference changes
- *       { kind: "rebuildService" }             // restart: captured defaults := ambient; storage kept
+ *       { kind: "rebuildService", knownTags? } // restart: captured defaults := ambient; storage kept; knownTags: new typed definitions (R29)
  *     fault: { transaction: n (1-based among this step's storage transactions), phase }
  *       "inside"        process crash before commit: nothing of tx n commits, the call stops, result Crashed
  *       "afterCommit"   crash after tx n committed, before its park reports: reports lost forever (R27)

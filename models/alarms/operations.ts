@@ -7,7 +7,8 @@ import type { AlarmRef } from "./storageId.ts"
 
 /**
  * Payloads containing an object with this own key stand for a value the implementation cannot encode
- * as JSON (the property substitutes e.g. a bigint); the model predicts `InvalidAlarmPayloadError`.
+ * as JSON (the property substitutes a bigint, NaN, Infinity, a function, a Date or undefined, by the
+ * key's value); the model predicts `InvalidAlarmPayloadError`.
  */
 export const UNENCODABLE_PAYLOAD_KEY = "$unencodable"
 
@@ -58,9 +59,11 @@ export type HandlerWrite =
 export type OnFailureScript =
   | { readonly kind: "none" }
   | { readonly kind: "returnsVoid" }
-  | { readonly kind: "retry" }
+  /** `objectForm`: `onFailure` returns `{ mode: "retry" }` instead of `"retry"` (same behaviour, R24). */
+  | { readonly kind: "retry"; readonly objectForm?: boolean }
   | { readonly kind: "retryAfter"; readonly retryFailedAfterMs: number }
-  | { readonly kind: "skipAndAdvanceRepeat" }
+  /** `objectForm`: `{ mode: "skip-and-advance-repeat" }` instead of the string (same behaviour, R24). */
+  | { readonly kind: "skipAndAdvanceRepeat"; readonly objectForm?: boolean }
   | { readonly kind: "fails" }
 
 /**
@@ -116,8 +119,12 @@ export type Operation =
   }
   /** The ambient `ScheduleConfiguration` reference changes (captured defaults stay until a rebuild). */
   | { readonly kind: "configure"; readonly configuration: ScheduleConfigurationInput }
-  /** The service is rebuilt from storage (restart): captured defaults := the ambient reference. */
-  | { readonly kind: "rebuildService" }
+  /**
+   * The service is rebuilt from storage (restart): captured defaults := the ambient reference.
+   * `knownTags` (a deploy with other typed definitions, R29): the tags the rebuilt process declares,
+   * null for the untyped scheduler; absent: unchanged.
+   */
+  | { readonly kind: "rebuildService"; readonly knownTags?: ReadonlyArray<string> | null }
 
 /** The `processDueAlarms` operation. */
 export type ProcessDueAlarmsOperation = Extract<Operation, { readonly kind: "processDueAlarms" }>

@@ -26,6 +26,7 @@ export const rescheduleFailed = (
   const attempts = snapshot.parked ? snapshot.attempts : Math.min(budget, snapshot.attempts + 1)
   const parked = snapshot.parked || attempts >= budget
   const retryAtMs = run.nowMs + retryDelayMs(attempts, parked, configuration, baseDelayMs)
+  if (!parked && baseDelayMs * 2 ** (attempts - 1) >= configuration.parkedRetryDelayMs) reach(run, "retryDelayCapped")
   const previous = draft.rows[snapshot.storageId]!
   const revision = draft.nextRevision
   draft.nextRevision += 1

@@ -7,6 +7,8 @@ import type { ScheduleInput } from "./operations.ts"
 import { type ClosureOutcome, failWith, type Pass, reach, type StepRun, type TransactionDraft } from "./run.ts"
 import { readRow } from "./state.ts"
 import { storageIdOf } from "./storageId.ts"
+import { reachScheduleBoundaries } from "./boundaries.ts"
+import { typedDefinitionProblem } from "./typed.ts"
 import { isUnencodablePayload, isValidProgress, isValidRunAt, refProblem, resolveRepeatEvery } from "./validation.ts"
 
 /** The words for a cursor that did not move forward, or nothing when the schedule had no cursor. */
@@ -24,16 +26,10 @@ export const applySchedule = (
   input: ScheduleInput,
   earlier: boolean
 ): ClosureOutcome<ScheduleEffect> => {
-  const knownTags = run.state.knownTags
-  if (knownTags !== null && !knownTags.includes(input.tag)) {
-    reach(run, "unknownTagRejected")
-    return failWith({ _tag: "InvalidAlarmRefError", reason: `unknown alarm tag "${input.tag}"` }, ["R29"], "the typed definitions do not know this tag")
-  }
-  if (knownTags !== null && isUnencodablePayload(input.payload)) {
-    // The typed wrapper encodes the payload with its schema before the untyped call validates anything.
-    reach(run, "invalidPayloadRejected")
-    return failWith({ _tag: "InvalidAlarmPayloadError", reason: "payload does not encode with the tag's schema" }, ["R29", "R8"], "typed definitions encode the payload before the configuration, ref and repeat checks")
-  }
+  // The typed wrapper checks the tag and encodes the payload before the untyped call validates anything.
+  const typed = typedDefinitionProblem(run, { kind: earlier ? "scheduleAlarmEarlier" : "scheduleAlarm", input })
+  reachScheduleBoundaries(run, input, run.state.knownTags !== null && !run.state.knownTags.includes(input.tag))
+  if (typed !== null) return typed
   const resolved = resolveConfiguration(run.state.configuration)
   if (!resolved.ok) {
     reach(run, "invalidConfigurationRejected")
@@ -81,6 +77,7 @@ export const applySchedule = (
   const budget = configuration.unchangedAttemptBudget
   const progressed = input.progress !== undefined && input.progress > progress
   const sourceProgressed = source !== undefined && storageId === source.storageId && progress > source.progress
+  if (source !== undefined && storageId === source.storageId && existing === undefined) reach(run, "ownRowCancelledThenRescheduled")
   let attempts: number
   let rules: Array<string>
   let why: string

@@ -61,7 +61,18 @@ export const SITUATION_RULES = {
   lostReply: ["R4", "R27"],
   platformAlarmSet: ["R6"],
   platformAlarmDeleted: ["R6"],
-  serviceRebuilt: ["R1"]
+  serviceRebuilt: ["R1"],
+  // Boundaries and combinations (boundaries.ts): coverage of the generators' targeted paths.
+  crossFieldConfigurationRejected: ["R1"],
+  fractionalDurationRoundedUp: ["R1", "R8", "R20"],
+  repeatAtFloorAccepted: ["R8", "R23"],
+  twoInvalidInputsRejected: ["R8", "R20"],
+  retryDelayCapped: ["R2", "R25"],
+  dueAtExactWake: ["R21"],
+  ownRowCancelledThenRescheduled: ["R13", "R22"],
+  // Reached by the liveness phase (properties/alarms/livenessPhase.ts), not by a model step.
+  liveDeliveryDispatchedDue: ["R21", "R25", "R26", "R6", "E10", "H3"],
+  redeliveryRearmed: ["R6", "R4", "R26", "E10", "H6"]
 } as const satisfies Record<string, ReadonlyArray<string>>
 
 /** A situation name. */

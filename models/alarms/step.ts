@@ -11,6 +11,7 @@ import type { Situation } from "./situations.ts"
 import { type ModelState, type ReporterCall, byWakeThenStorageId } from "./state.ts"
 import { statusOf } from "./status.ts"
 import { storageIdOf } from "./storageId.ts"
+import { typedDefinitionProblem } from "./typed.ts"
 import { refProblem } from "./validation.ts"
 
 /** One predicted observable with the rules that decided it and one plain sentence. */
@@ -88,6 +89,12 @@ const transactionOperation = (run: StepRun, operation: Extract<Operation, { kind
   const outcome = runTransaction(run, "transaction", null, (draft) => {
     for (const mutation of operation.mutations) {
       if (mutation.misuse !== undefined) {
+        // A typed handle checks its definitions before it calls the (rejecting) untyped handle.
+        const typed = typedDefinitionProblem(run, stripMisuse(mutation))
+        if (typed !== null) {
+          results.push({ _tag: "Failure", error: typed.error })
+          continue
+        }
         reach(run, "inactiveHandleRejected")
         results.push({ _tag: "Failure", error: { _tag: "StorageOperationError", reason: "inactiveHandle" } })
         continue
@@ -197,7 +204,11 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
         outcome = decided({ _tag: "Success", value: null }, ["R1"], "the ambient configuration reference changed; captured defaults stay")
         break
       case "rebuildService":
-        run.state = { ...run.state, configuration: { captured: run.state.configuration.ambient, ambient: run.state.configuration.ambient } }
+        run.state = {
+          ...run.state,
+          configuration: { captured: run.state.configuration.ambient, ambient: run.state.configuration.ambient },
+          ...(operation.knownTags === undefined ? {} : { knownTags: operation.knownTags === null ? null : [...operation.knownTags] })
+        }
         reach(run, "serviceRebuilt")
         outcome = decided({ _tag: "Success", value: null }, ["R1"], "the service was rebuilt: defaults recaptured, storage unchanged")
         break

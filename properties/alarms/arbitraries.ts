@@ -25,6 +25,8 @@ import {
   TAGS,
   type TransactionMutationSpec
 } from "./scenario.ts"
+import { type ChunkKind, fullProfile, type SwarmProfile, swarmProfile } from "./swarm.ts"
+import { boundaryConfiguration, boundaryTimeline, cursorPassesTimeline, handleMisuseTimeline, parkedCrossRowTimeline, twoInvalidInputs, writeOrderTimeline } from "./targeted.ts"
 
 /** What a generator may include. */
 export interface ScenarioShape {
@@ -56,7 +58,13 @@ const payload: fc.Arbitrary<Json> = fc.oneof(
   { weight: 6, arbitrary: fc.constant(null) },
   { weight: 4, arbitrary: fc.nat({ max: 3 }) },
   { weight: 3, arbitrary: fc.record({ n: fc.nat({ max: 3 }) }) },
-  { weight: 1, arbitrary: fc.constant<Json>({ [UNENCODABLE_PAYLOAD_KEY]: true }) }
+  {
+    weight: 1,
+    // Not JSON: a bigint, or values JSON.stringify accepts silently (NaN, Infinity, a function, a Date, undefined), maybe nested.
+    arbitrary: fc.tuple(fc.constantFrom<Json>(true, "nan", "infinity", "function", "date", "undefined"), fc.boolean()).map(([kind, nested]): Json =>
+      nested ? { n: { [UNENCODABLE_PAYLOAD_KEY]: kind } } : { [UNENCODABLE_PAYLOAD_KEY]: kind }
+    )
+  }
 )
 
 const runInMs: fc.Arbitrary<number> = fc.oneof(
@@ -77,12 +85,52 @@ const progress: fc.Arbitrary<number> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(-1, 1.5) }
 )
 
+/** Deadlines near the clock: at it, one ms either side, or within a second (swarm range `near`). */
+const nearRunInMs: fc.Arbitrary<number> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(-1, 0, 1) },
+  { weight: 2, arbitrary: fc.integer({ min: -1_000, max: 1_000 }) }
+)
+
+/** Deadlines from an hour to a month ahead (swarm range `far`). */
+const farRunInMs: fc.Arbitrary<number> = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(0) },
+  { weight: 3, arbitrary: fc.integer({ min: 3_600_000, max: 30 * DAY_MS }) }
+)
+
+/** Cursors from {0, 1} (swarm `tightCursors`): equal and replayed cursors are common. */
+const tightProgress: fc.Arbitrary<number> = fc.oneof(
+  { weight: 12, arbitrary: fc.nat({ max: 1 }) },
+  { weight: 1, arbitrary: fc.constantFrom(-1, 0.5) }
+)
+
+/** A scenario's value ranges, from its swarm profile (swarm.ts). */
+interface Ranges {
+  readonly validRef: fc.Arbitrary<RefSpec>
+  readonly ref: fc.Arbitrary<RefSpec>
+  readonly runIn: fc.Arbitrary<number>
+  readonly cursor: fc.Arbitrary<number>
+}
+
+const rangesOf = (profile: SwarmProfile): Ranges => {
+  const valid = fc.constantFrom(...profile.refs)
+  return {
+    validRef: valid,
+    ref: fc.oneof(
+      { weight: 30, arbitrary: valid },
+      { weight: 1, arbitrary: fc.constantFrom<RefSpec>({ tag: "", id: "1" }, { tag: "a", id: "" }) }
+    ),
+    runIn: profile.deadlines === "near" ? nearRunInMs : profile.deadlines === "far" ? farRunInMs : runInMs,
+    cursor: profile.tightCursors ? tightProgress : progress
+  }
+}
+
 const inputWith = (
   target: fc.Arbitrary<RefSpec>,
   percents: { readonly repeat: number; readonly progress: number },
-  deadline: fc.Arbitrary<number> = runInMs
+  deadline: fc.Arbitrary<number> = runInMs,
+  cursorRange: fc.Arbitrary<number> = progress
 ): fc.Arbitrary<InputSpec> =>
-  fc.tuple(target, payload, deadline, sometimes(repeatEveryMs, percents.repeat), sometimes(progress, percents.progress)).map((
+  fc.tuple(target, payload, deadline, sometimes(repeatEveryMs, percents.repeat), sometimes(cursorRange, percents.progress)).map((
     [ref, body, runIn, repeat, cursor]
   ) => ({
     tag: ref.tag,
@@ -93,19 +141,20 @@ const inputWith = (
     ...(cursor === undefined ? {} : { progress: cursor })
   }))
 
-const input = inputWith(ref, { repeat: 20, progress: 25 })
-
-const mutationFor = (target: fc.Arbitrary<RefSpec>, percents = { repeat: 20, progress: 25 }): fc.Arbitrary<MutationSpec> =>
+const mutationFor = (
+  target: fc.Arbitrary<RefSpec>,
+  percents = { repeat: 20, progress: 25 },
+  deadline: fc.Arbitrary<number> = runInMs,
+  cursorRange: fc.Arbitrary<number> = progress
+): fc.Arbitrary<MutationSpec> =>
   fc.oneof(
-    { weight: 5, arbitrary: inputWith(target, percents).map((value): MutationSpec => ({ kind: "scheduleAlarm", input: value })) },
-    { weight: 2, arbitrary: inputWith(target, percents).map((value): MutationSpec => ({ kind: "scheduleAlarmEarlier", input: value })) },
+    { weight: 5, arbitrary: inputWith(target, percents, deadline, cursorRange).map((value): MutationSpec => ({ kind: "scheduleAlarm", input: value })) },
+    { weight: 2, arbitrary: inputWith(target, percents, deadline, cursorRange).map((value): MutationSpec => ({ kind: "scheduleAlarmEarlier", input: value })) },
     { weight: 2, arbitrary: target.map((value): MutationSpec => ({ kind: "cancelAlarm", ref: value })) }
   )
 
-const mutation = mutationFor(ref)
-
-const transactionMutation: fc.Arbitrary<TransactionMutationSpec> = fc.tuple(
-  mutation,
+const transactionMutationOf = (r: Ranges): fc.Arbitrary<TransactionMutationSpec> => fc.tuple(
+  mutationFor(r.ref, undefined, r.runIn, r.cursor),
   fc.oneof(
     { weight: 8, arbitrary: fc.constant(undefined) },
     { weight: 1, arbitrary: fc.constantFrom("forkedFiber" as const, "afterTransaction" as const) }
@@ -140,8 +189,9 @@ const withFaults = <C extends Command>(shape: ScenarioShape, command: fc.Arbitra
 
 const onFailure: fc.Arbitrary<OnFailureScript> = fc.oneof(
   { weight: 3, arbitrary: fc.constant<OnFailureScript>({ kind: "fails" }) },
-  { weight: 2, arbitrary: fc.constant<OnFailureScript>({ kind: "skipAndAdvanceRepeat" }) },
-  { weight: 1, arbitrary: fc.constantFrom<OnFailureScript>({ kind: "returnsVoid" }, { kind: "retry" }) },
+  // Both forms of each action (R24): the string and the object `{ mode }`.
+  { weight: 2, arbitrary: fc.constantFrom<OnFailureScript>({ kind: "skipAndAdvanceRepeat" }, { kind: "skipAndAdvanceRepeat", objectForm: true }) },
+  { weight: 1, arbitrary: fc.constantFrom<OnFailureScript>({ kind: "returnsVoid" }, { kind: "retry" }, { kind: "retry", objectForm: true }) },
   {
     weight: 2,
     arbitrary: fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.constantFrom(0, -5)).map((ms): OnFailureScript => ({
@@ -160,24 +210,24 @@ const ownWrite = (own: RefSpec): fc.Arbitrary<MutationSpec> =>
     { weight: 1, arbitrary: fc.constant<MutationSpec>({ kind: "cancelAlarm", ref: own }) }
   )
 
-const handlerWrite = (own: RefSpec): fc.Arbitrary<HandlerWriteSpec> =>
+const handlerWrite = (own: RefSpec, r: Ranges): fc.Arbitrary<HandlerWriteSpec> =>
   fc.oneof(
     { weight: 4, arbitrary: ownWrite(own) },
-    { weight: 3, arbitrary: mutationFor(ref, { repeat: 10, progress: 15 }) },
+    { weight: 3, arbitrary: mutationFor(r.ref, { repeat: 10, progress: 15 }, r.runIn, r.cursor) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.array(fc.oneof(ownWrite(own), mutationFor(ref)), { minLength: 1, maxLength: 2 }), fc.boolean()).map((
+      arbitrary: fc.tuple(fc.array(fc.oneof(ownWrite(own), mutationFor(r.ref, undefined, r.runIn, r.cursor)), { minLength: 1, maxLength: 2 }), fc.boolean()).map((
         [mutations, fails]
       ): HandlerWriteSpec => (fails ? { kind: "transaction", mutations, closureFails: true } : { kind: "transaction", mutations }))
     }
   )
 
-const scriptFor = (own: RefSpec): fc.Arbitrary<HandlerScriptSpec> =>
+const scriptFor = (own: RefSpec, r: Ranges): fc.Arbitrary<HandlerScriptSpec> =>
   fc.tuple(
-    sometimes(fc.array(handlerWrite(own), { minLength: 1, maxLength: 2 }), 50),
+    sometimes(fc.array(handlerWrite(own, r), { minLength: 1, maxLength: 2 }), 50),
     fc.constantFrom("succeed" as const, "fail" as const),
     sometimes(onFailure, 40),
-    sometimes(mutationFor(fc.oneof(fc.constant(own), validRef)), 25)
+    sometimes(mutationFor(fc.oneof(fc.constant(own), r.validRef), undefined, r.runIn, r.cursor), 25)
   ).map(([writes, outcome, action, forkedWrite]) => ({
     ...(writes === undefined ? {} : { writes }),
     outcome,
@@ -185,9 +235,11 @@ const scriptFor = (own: RefSpec): fc.Arbitrary<HandlerScriptSpec> =>
     ...(forkedWrite === undefined ? {} : { forkedWrite })
   }))
 
-const handlerEntry: fc.Arbitrary<HandlerEntrySpec> = validRef.chain((own) =>
-  scriptFor(own).map((script) => ({ tag: own.tag, id: own.id, script }))
-)
+const handlerEntryOf = (r: Ranges): fc.Arbitrary<HandlerEntrySpec> =>
+  r.validRef.chain((own) => scriptFor(own, r).map((script) => ({ tag: own.tag, id: own.id, script })))
+
+const fullRanges = rangesOf(fullProfile(VALID_REFS))
+const handlerEntry = handlerEntryOf(fullRanges)
 
 const dispatchOptions: fc.Arbitrary<ProcessOptions | undefined> = fc.oneof(
   { weight: 10, arbitrary: fc.constant(undefined) },
@@ -231,7 +283,9 @@ const configuration: fc.Arbitrary<ScheduleConfigurationInput> = fc.oneof(
       { unchangedAttemptBudget: 0 },
       { minimumRetryDelayMs: 999 },
       { parkedRetryDelayMs: 60_000 },
-      { minimumRepeatIntervalMs: 10 }
+      { minimumRepeatIntervalMs: 10 },
+      // Valid alone, but above the default parked delay: the cross-field check fails on its own.
+      { minimumRetryDelayMs: 7_200_000 }
     )
   }
 )
@@ -239,34 +293,55 @@ const configuration: fc.Arbitrary<ScheduleConfigurationInput> = fc.oneof(
 const scheduleCommand = (shape: ScenarioShape, value: fc.Arbitrary<InputSpec>): fc.Arbitrary<Command> =>
   withFaults(shape, fc.tuple(value, fc.boolean()).map(([inputValue, earlier]): Command => (earlier ? { op: "schedule", earlier, input: inputValue } : { op: "schedule", input: inputValue })), true)
 
-const single = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
-  fc.oneof(
-    { weight: 18, arbitrary: scheduleCommand(shape, input) },
-    { weight: 4, arbitrary: withFaults(shape, ref.map((value): Command => ({ op: "cancel", ref: value })), false) },
-    { weight: 2, arbitrary: ref.map((value): Command => ({ op: "status", ref: value })) },
-    {
-      weight: 5,
-      arbitrary: withFaults(
+/** One weighted kind of chunk (the weights keep the distribution the generator had before swarm). */
+interface ChunkEntry {
+  readonly kind: ChunkKind
+  readonly weight: number
+  readonly arbitrary: fc.Arbitrary<ReadonlyArray<Command>>
+}
+
+/** Weight of all single commands together against one unit of timeline weight (14 : 1 before swarm). */
+const SINGLE_SHARE = 14
+/** Sum of the single commands' own weights below. */
+const SINGLE_WEIGHTS = 62
+
+/** The single commands, each one kind, with the scenario's value ranges. */
+const singleEntries = (shape: ScenarioShape, r: Ranges): ReadonlyArray<ChunkEntry> => {
+  const one = (kind: ChunkKind, weight: number, arbitrary: fc.Arbitrary<Command>): ChunkEntry => ({
+    kind,
+    weight: weight * SINGLE_SHARE,
+    arbitrary: arbitrary.map((command) => [command])
+  })
+  return [
+    one("schedule", 18, scheduleCommand(shape, inputWith(r.ref, { repeat: 20, progress: 25 }, r.runIn, r.cursor))),
+    one("cancel", 4, withFaults(shape, r.ref.map((value): Command => ({ op: "cancel", ref: value })), false)),
+    one("status", 2, r.ref.map((value): Command => ({ op: "status", ref: value }))),
+    one(
+      "transaction",
+      5,
+      withFaults(
         shape,
-        fc.tuple(fc.array(transactionMutation, { minLength: 1, maxLength: 3 }), fc.boolean()).map(([mutations, fails]): Command =>
+        fc.tuple(fc.array(transactionMutationOf(r), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([mutations, fails]): Command =>
           fails ? { op: "transaction", mutations, closureFails: true } : { op: "transaction", mutations }
         ),
         true
       )
-    },
-    { weight: 14, arbitrary: dispatch(shape, fc.array(handlerEntry, { maxLength: 3 })) },
-    { weight: 10, arbitrary: fc.constant<Command>({ op: "advanceToNextWake" }) },
-    {
-      weight: 5,
-      arbitrary: fc.oneof(
+    ),
+    one("dispatch", 14, dispatch(shape, fc.array(handlerEntryOf(r), { maxLength: 3 }))),
+    one("advanceToNextWake", 10, fc.constant<Command>({ op: "advanceToNextWake" })),
+    one(
+      "advanceBy",
+      5,
+      fc.oneof(
         fc.integer({ min: 0, max: 5_000 }),
         fc.integer({ min: 5_001, max: 2 * 3_600_000 }),
         fc.integer({ min: 2 * 3_600_000, max: 3 * DAY_MS })
       ).map((ms): Command => ({ op: "advanceBy", ms }))
-    },
-    { weight: 2, arbitrary: configuration.map((value): Command => ({ op: "configure", configuration: value })) },
-    { weight: 2, arbitrary: fc.constantFrom<Command>({ op: "restart", reason: "restart" }, { op: "restart", reason: "eviction" }) }
-  ).map((command) => [command])
+    ),
+    one("configure", 2, fc.oneof(configuration, boundaryConfiguration).map((value): Command => ({ op: "configure", configuration: value }))),
+    one("restart", 2, fc.constantFrom<Command>({ op: "restart", reason: "restart" }, { op: "restart", reason: "eviction" }))
+  ]
+}
 
 /**
  * A timeline: one alarm whose handler keeps failing (optionally self-rearming) dispatched `rounds`
@@ -465,7 +540,7 @@ const cancelTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
 /** A failing alarm with an `onFailure` action (retry, custom delay, skip, or a failing callback), dispatched twice. */
 const failureActionTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
   fc.tuple(
-    inputWith(validRef, { repeat: 40, progress: 10 }, fc.integer({ min: 0, max: 2_000 })),
+    inputWith(validRef, { repeat: 60, progress: 10 }, fc.integer({ min: 0, max: 2_000 })),
     onFailure,
     sometimes(mutationFor(validRef, { repeat: 10, progress: 10 }), 30),
     fc.constantFrom("succeed" as const, "fail" as const)
@@ -489,20 +564,73 @@ const redelivery = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> 
     { op: "dispatch", handlers: entries, redelivery: true }
   ])
 
-const chunk = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Command>> =>
-  fc.oneof(
-    { weight: 14, arbitrary: single(shape) },
-    { weight: 3, arbitrary: failingTimeline(shape) },
-    { weight: 3, arbitrary: rearmTimeline() },
-    { weight: 1, arbitrary: orderTimeline() },
-    { weight: 1, arbitrary: cursorTimeline() },
-    { weight: 1, arbitrary: sameRowTimeline() },
-    { weight: 1, arbitrary: batchTimeline() },
-    { weight: 1, arbitrary: cancelTimeline() },
-    { weight: 1, arbitrary: failureActionTimeline() },
-    { weight: 1, arbitrary: parkUndoTimeline() },
-    { weight: 1, arbitrary: redelivery(shape) }
-  )
+/** Typed definitions a scenario or a redeploy declares (R29): one tag of the id space, or both. */
+const knownTagSets: fc.Arbitrary<ReadonlyArray<string>> = fc.constantFrom<ReadonlyArray<string>>(["a"], ["b"], ["a", "b"])
+
+/**
+ * Typed definitions (R29): rows of both tags are stored, the process is redeployed declaring only one
+ * of them (a restart with other definitions), the stored rows of the dropped tag fail on dispatch
+ * (backoff applies), and writes of the dropped tag are rejected.
+ */
+const typedTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.tuple(
+    fc.constantFrom(...IDS),
+    fc.constantFrom<"a" | "b">("a", "b"),
+    fc.integer({ min: 0, max: 5_000 }),
+    fc.constantFrom("scheduleAlarm" as const, "cancelAlarm" as const, "none" as const),
+    fc.integer({ min: 1, max: 2 })
+  ).map(([id, kept, runIn, afterwards, rounds]) => {
+    const dropped = kept === "a" ? "b" : "a"
+    const commands: Array<Command> = [
+      { op: "restart", reason: "restart", knownTags: ["a", "b"] },
+      { op: "schedule", input: { tag: kept, id, payload: null, runInMs: runIn } },
+      { op: "schedule", input: { tag: dropped, id, payload: 1, runInMs: runIn } },
+      { op: "restart", reason: "eviction", knownTags: [kept] }
+    ]
+    for (let round = 0; round < rounds; round++) {
+      commands.push({ op: "advanceToNextWake" })
+      commands.push({ op: "dispatch", handlers: [] })
+    }
+    if (afterwards === "scheduleAlarm") commands.push({ op: "schedule", input: { tag: dropped, id, payload: null, runInMs: 0 } })
+    if (afterwards === "cancelAlarm") commands.push({ op: "cancel", ref: { tag: dropped, id } })
+    return commands
+  })
+
+/** Every kind of chunk with its weight (timelines: `SINGLE_WEIGHTS` per unit, so singles keep their 14 : 1 share). */
+const chunkEntries = (shape: ScenarioShape, r: Ranges): ReadonlyArray<ChunkEntry> => {
+  const timeline = (kind: ChunkKind, weight: number, arbitrary: fc.Arbitrary<ReadonlyArray<Command>>): ChunkEntry => ({
+    kind,
+    weight: weight * SINGLE_WEIGHTS,
+    arbitrary
+  })
+  return [
+    ...singleEntries(shape, r),
+    timeline("failingTimeline", 3, failingTimeline(shape)),
+    timeline("rearmTimeline", 3, rearmTimeline()),
+    timeline("orderTimeline", 1, orderTimeline()),
+    timeline("cursorTimeline", 1, cursorTimeline()),
+    timeline("sameRowTimeline", 1, sameRowTimeline()),
+    timeline("batchTimeline", 1, batchTimeline()),
+    timeline("cancelTimeline", 1, cancelTimeline()),
+    timeline("failureActionTimeline", 2, failureActionTimeline()),
+    timeline("parkUndoTimeline", 1, parkUndoTimeline()),
+    timeline("redelivery", 1, redelivery(shape)),
+    timeline("typedTimeline", 1, typedTimeline()),
+    timeline("boundaryTimeline", 3, boundaryTimeline()),
+    timeline("twoInvalidInputs", 2, twoInvalidInputs()),
+    timeline("writeOrderTimeline", 3, writeOrderTimeline()),
+    timeline("cursorPassesTimeline", 1, cursorPassesTimeline()),
+    timeline("parkedCrossRowTimeline", 1, parkedCrossRowTimeline()),
+    timeline("handleMisuseTimeline", 1, handleMisuseTimeline())
+  ]
+}
+
+/** A chunk of a scenario with swarm profile `profile`: one of the kinds the profile keeps on. */
+const chunk = (shape: ScenarioShape, profile: SwarmProfile): fc.Arbitrary<ReadonlyArray<Command>> => {
+  const entries = chunkEntries(shape, rangesOf(profile)).filter((entry) => !profile.off.has(entry.kind))
+  if (entries.length === 0) throw new Error("swarm profile switched every chunk kind off")
+  return fc.oneof(...entries.map(({ weight, arbitrary }) => ({ weight, arbitrary })))
+}
 
 const cursor: fc.Arbitrary<number> = fc.nat({ max: 3 })
 
@@ -566,9 +694,12 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
   fc.tuple(
     sometimes(configuration, 55),
     shape.legacy ? legacyStart : fc.constant(undefined),
-    fc.array(chunk(shape), { minLength: 1, maxLength: shape.maxChunks })
-  ).map(([initial, legacy, chunks]) => ({
+    // Swarm testing: the chunks come from the scenario's own profile (swarm.ts).
+    fc.noShrink(swarmProfile(VALID_REFS)).chain((profile) => fc.array(chunk(shape, profile), { minLength: 1, maxLength: shape.maxChunks })),
+    sometimes(knownTagSets, 20)
+  ).map(([initial, legacy, chunks, knownTags]) => ({
     ...(initial === undefined ? {} : { configuration: initial }),
     ...(legacy === undefined ? {} : { legacyLayout: legacy.layout, legacyRows: legacy.rows }),
+    ...(knownTags === undefined ? {} : { knownTags }),
     commands: chunks.flat()
   }))

@@ -42,11 +42,15 @@ export interface StepComparison {
   readonly lastTouch: ReadonlyMap<string, Touch>
 }
 
-/** Rules deciding each field of a status, most specific first (existence is `exists`). */
+/**
+ * Rules deciding each field of a status, most specific first (existence is `exists`). Attempts come
+ * before parking: parking follows from the attempts (R14), so when both differ the charge is the cause;
+ * a parking bug alone (H5) shows with equal attempts.
+ */
 const FIELD_RULES: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
   ["exists", ["R19", "R23", "R22", "H1"]],
-  ["parked", ["R14", "H5", "R25"]],
   ["attempts", ["R13", "R25", "R19"]],
+  ["parked", ["R14", "H5", "R25"]],
   ["retryAtMs", ["R15", "R25", "R2"]],
   ["runAtMs", ["R16", "R25", "R23", "E3"]]
 ]

@@ -61,7 +61,7 @@ export const modelOperation = (command: Command, atMs: number): Operation | null
     case "configure":
       return { kind: "configure", configuration: command.configuration }
     case "restart":
-      return { kind: "rebuildService" }
+      return command.knownTags === undefined ? { kind: "rebuildService" } : { kind: "rebuildService", knownTags: command.knownTags }
     case "advanceToNextWake":
     case "advanceBy":
       return null
@@ -153,5 +153,6 @@ export const faultWords = (command: Command, outcome: StepOutcome | null): strin
   if ("reporterFails" in command && command.reporterFails === true) words.push("the reporter fails")
   if (command.op === "dispatch" && command.redelivery === true) words.push("platform alarm redelivered")
   if (command.op === "restart") words.push(command.reason === "eviction" ? "Durable Object eviction" : "process restart")
+  if (command.op === "restart" && command.knownTags !== undefined) words.push(`redeployed with typed definitions [${command.knownTags.join(", ")}]`)
   return words.length === 0 ? undefined : words.join("; ")
 }

@@ -46,12 +46,33 @@ export const toImplementationConfiguration = (input: ScheduleConfigurationInput)
   ...(input.minimumRepeatIntervalMs === undefined ? {} : { minimumRepeatInterval: input.minimumRepeatIntervalMs })
 })
 
-/** Replaces every object marked unencodable by a bigint, which JSON cannot encode. */
+/**
+ * A value JSON cannot encode, by the marker's kind: a bigint (`JSON.stringify` throws), or one that
+ * `JSON.stringify` accepts silently but that is not JSON (NaN, Infinity, a function, a Date, undefined).
+ */
+const unencodable = (kind: Json): unknown => {
+  switch (kind) {
+    case "nan":
+      return Number.NaN
+    case "infinity":
+      return Number.POSITIVE_INFINITY
+    case "function":
+      return () => null
+    case "date":
+      return new Date(0)
+    case "undefined":
+      return undefined
+    default:
+      return BigInt(1)
+  }
+}
+
+/** Replaces every object marked unencodable by a value JSON cannot encode (see `unencodable`). */
 const toPayload = (payload: Json): AlarmPayload => {
   if (payload === null || typeof payload !== "object") return payload
   if (Array.isArray(payload)) return payload.map(toPayload)
   const record = payload as { readonly [key: string]: Json }
-  if (Object.hasOwn(record, UNENCODABLE_PAYLOAD_KEY)) return BigInt(1) as unknown as AlarmPayload
+  if (Object.hasOwn(record, UNENCODABLE_PAYLOAD_KEY)) return unencodable(record[UNENCODABLE_PAYLOAD_KEY]!) as AlarmPayload
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, toPayload(value)]))
 }
 
@@ -181,9 +202,9 @@ export const scriptedDispatch = (
       case "returnsVoid":
         return Effect.void
       case "retry":
-        return Effect.succeed("retry" as const)
+        return Effect.succeed(action.objectForm === true ? { mode: "retry" as const } : "retry" as const)
       case "skipAndAdvanceRepeat":
-        return Effect.succeed("skip-and-advance-repeat" as const)
+        return Effect.succeed(action.objectForm === true ? { mode: "skip-and-advance-repeat" as const } : "skip-and-advance-repeat" as const)
       case "retryAfter":
         return Effect.succeed({ mode: "retry" as const, retryFailedAfter: action.retryFailedAfterMs })
       case "fails":

@@ -18,6 +18,9 @@ import { VALID_REFS } from "./arbitraries.ts"
 import { requirementsOfSituations } from "./attribution.ts"
 import { alarmsChecks, observedRules, type Touch } from "./checks.ts"
 import { faultWords, modelOperation, nextWakeAfter, refKey, resolveCommand, touchedRefs, withoutReasons } from "./commands.ts"
+import { alarmsLivenessStep } from "./livenessPhase.ts"
+import { readOrphanAttempts } from "./orphans.ts"
+import { readPersistedLayout, UPSTREAM_LAYOUT } from "./persistedLayout.ts"
 import { legacyPlatformAlarmMs, readStoredWakes, writeLegacyLayout } from "./legacyLayout.ts"
 import type { AlarmsScenario, Command } from "./scenario.ts"
 import { toLegacyLayout, toModelLegacyRows } from "./scenario.ts"
@@ -58,17 +61,28 @@ const modelWakes = (model: ModelState): Record<string, number> =>
  * through dispatch order and the platform alarm).
  */
 const storedWakeChecks = (database: ExecutionEnvironment["database"], dialect: Dialect, model: ModelState) =>
-  Effect.map(
-    readStoredWakes(database.sql, dialect).pipe(Effect.mapError(harnessError("reading the stored wake_at"))),
-    (stored) =>
-      stored === null ? [] : [{
+  Effect.gen(function*() {
+    const stored = yield* readStoredWakes(database.sql, dialect).pipe(Effect.mapError(harnessError("reading the stored wake_at")))
+    if (stored === null) return []
+    const layout = yield* readPersistedLayout(database.sql, dialect).pipe(Effect.mapError(harnessError("reading the persisted layout")))
+    const checks: ReadonlyArray<Check> = [
+      {
         observable: "stored wake_at",
         expected: modelWakes(model),
         actual: stored,
         rules: ["R3"],
         why: "migration backfills wake_at = max(run_at, retry_at ?? run_at) for every row, with or without an attempts row"
-      }]
-  )
+      },
+      {
+        observable: "persisted layout (columns, storage classes, indexes)",
+        expected: UPSTREAM_LAYOUT,
+        actual: layout,
+        rules: ["R3"],
+        why: "the persisted layout is part of the contract: after the migration the tables have upstream's columns with integer epoch columns, the wake index exists and the old run_at index is gone"
+      }
+    ]
+    return checks
+  })
 
 /** The opening step of a scenario with an older layout: the first scheduler migrated it (R3). */
 const openingStep = (session: AlarmsSession, model: ModelState, scenario: AlarmsScenario, epochMs: number, layoutKind: string, rowCount: number, wakeChecks: Effect.Effect<ReadonlyArray<Check>, HarnessError>) =>
@@ -108,7 +122,7 @@ const openingStep = (session: AlarmsSession, model: ModelState, scenario: Alarms
  *
  * @example const execute = executeAlarms(shippedAlarms)
  */
-export const executeAlarms = (implementation: AlarmsImplementation) =>
+export const executeAlarms = (implementation: AlarmsImplementation, options: { readonly liveness: boolean } = { liveness: false }) =>
 (scenario: AlarmsScenario, environment: ExecutionEnvironment): Effect.Effect<ExecutionTrace, HarnessError, Scope.Scope> =>
   Effect.gen(function*() {
     const database = environment.database
@@ -126,8 +140,12 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
       }).pipe(Effect.mapError(harnessError("writing the older layout")))
     }
 
-    let model = alarmsModel.init({ configuration: scenario.configuration ?? {}, legacyRows: legacy })
-    const session = yield* openAlarmsSession(implementation, database, dialect, scenario.configuration ?? {})
+    let model = alarmsModel.init({
+      configuration: scenario.configuration ?? {},
+      legacyRows: legacy,
+      ...(scenario.knownTags === undefined ? {} : { knownTags: scenario.knownTags })
+    })
+    const session = yield* openAlarmsSession(implementation, database, dialect, scenario.configuration ?? {}, scenario.knownTags ?? null)
     /** Per alarm, the rules of the last external write that targeted it (to attribute wrong row content). */
     const lastTouch = new Map<string, Touch>(legacy.map((row) => [
       refKey(row),
@@ -144,10 +162,21 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
         model = outcome.state
         const called = yield* session.call(command, atMs)
         const observed = yield* session.observe
+        // Deletes happen in cancels, transactions and dispatch (acknowledgements): no attempts row may outlive its row.
+        const orphans = command.op === "cancel" || command.op === "transaction" || command.op === "dispatch"
+          ? yield* readOrphanAttempts(database.sql, dialect).pipe(Effect.mapError(harnessError("reading the attempts table")))
+          : []
         const expectedResult = withoutReasons(toJson(outcome.result))
         const statuses = modelStatuses(model)
         const reporterPrediction = outcome.predictions.find((prediction) => prediction.observable === "reporterCalls")!
-        const checks = alarmsChecks({
+        const orphanCheck: Check = {
+          observable: "attempts rows without their scheduled row",
+          expected: [],
+          actual: [...orphans],
+          rules: ["R23", "R19"],
+          why: "cancel and a one-shot acknowledgement delete the attempts row with the scheduled row, so no budget, parking or cursor outlives its alarm"
+        }
+        const checks = [...alarmsChecks({
           command,
           outcome,
           model,
@@ -158,7 +187,7 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
           modelStatuses: statuses,
           reporterCalls: called.reporterCalls,
           lastTouch
-        })
+        }), orphanCheck]
         for (const ref of touchedRefs(command)) lastTouch.set(refKey(ref), { rules: outcome.rules, why: outcome.why, stepIndex: index })
         const fault = faultWords(command, outcome)
         const executed: ExecutedStep = {
@@ -183,12 +212,13 @@ export const executeAlarms = (implementation: AlarmsImplementation) =>
         return executed
       })
 
-    return yield* runModelBased<Command>({
-      maxCommands: MAX_COMMANDS,
+    // After the fault window (the commands), the liveness phase runs to quiescence (livenessPhase.ts).
+    return yield* runModelBased<Command | "liveness">({
+      maxCommands: MAX_COMMANDS + 1,
       attributor: alarmsAttributor,
       ...(legacy.length > 0 && legacyLayout !== undefined
         ? { open: openingStep(session, model, scenario, epochMs, legacyLayout.kind, legacy.length, storedWakeChecks(database, dialect, model)) }
         : {}),
-      step: commandStep
-    }, scenario.commands)
+      step: (command, index) => (command === "liveness" ? alarmsLivenessStep(session, environment, model) : commandStep(command, index))
+    }, options.liveness ? [...scenario.commands.slice(0, MAX_COMMANDS), "liveness"] : scenario.commands.slice(0, MAX_COMMANDS))
   })

@@ -10,7 +10,14 @@
  *   and report, a failing platform alarm write, redelivered platform alarms, restarts and evictions.
  * - `alarms/migration`: the same starting from rows the harness wrote in one of upstream's two older
  *   layouts (before attempt tracking; attempt tracking without `wake_at`, with backing-off and parked
- *   attempts rows), see `legacyLayout.ts`.
+ *   attempts rows), see `legacyLayout.ts`; after the migration the persisted layout is compared with
+ *   upstream's (`persistedLayout.ts`).
+ *
+ * Every scenario draws a swarm profile (`swarm.ts`: its own subset of command kinds and value ranges)
+ * and may use typed definitions (`typed.ts`, R29); targeted timelines (`targeted.ts`) reach every
+ * boundary, cross-field check, write order and pair of invalid inputs. `alarms/faults` and
+ * `alarms/migration` end with the liveness phase (`livenessPhase.ts`: the harness delivers the platform
+ * alarm as the platform does until every due alarm dispatched; ALM-050, ALM-051).
  *
  * @example
  * const suite = alarmsSuite() // the shipped implementation
@@ -24,6 +31,7 @@ import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
 import { alarmsScenario, type ScenarioShape } from "./arbitraries.ts"
 import { executeAlarms } from "./execute.ts"
+import { ALARMS_LIVENESS_REQUIREMENTS } from "./livenessPhase.ts"
 import type { AlarmsScenario } from "./scenario.ts"
 
 /** The model's named situations, in its order: the rows of the alarms coverage table. */
@@ -43,6 +51,9 @@ export const ALARMS_SHAPES = {
   migration: { faults: true, legacy: true, maxChunks: 8 }
 } as const satisfies Record<string, ScenarioShape>
 
+/** Properties that end with the liveness phase (after a fault window: the ones with faults). */
+const WITH_LIVENESS: ReadonlyArray<string> = ["alarms/faults", "alarms/migration"]
+
 const property = (
   implementation: AlarmsImplementation,
   id: string,
@@ -57,7 +68,7 @@ const property = (
   needs: [],
   implementation: implementation.name,
   scenario: () => alarmsScenario(shape),
-  execute: (scenario: AlarmsScenario, environment) => executeAlarms(implementation)(scenario, environment),
+  execute: (scenario: AlarmsScenario, environment) => executeAlarms(implementation, { liveness: WITH_LIVENESS.includes(id) })(scenario, environment),
   truncate: truncateAlarmsScenario
 })
 
@@ -86,7 +97,7 @@ export const alarmsSuite = (implementation: AlarmsImplementation = shippedAlarms
       "alarms/model",
       "scheduler vs model: schedules, cancels, transactions, dispatch passes with scripted handlers, configuration, clock",
       ALARMS_SHAPES.model,
-      ALL_REQUIREMENTS.filter((id) => !MIGRATION_ONLY.includes(id))
+      ALL_REQUIREMENTS.filter((id) => !MIGRATION_ONLY.includes(id) && !ALARMS_LIVENESS_REQUIREMENTS.includes(id))
     ),
     property(
       implementation,

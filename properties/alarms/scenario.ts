@@ -101,8 +101,12 @@ export type Command =
   | { readonly op: "advanceBy"; readonly ms: number }
   /** The ambient `ScheduleConfiguration` reference changes. */
   | { readonly op: "configure"; readonly configuration: ScheduleConfigurationInput }
-  /** A new scheduler instance on the same database (process restart, or Durable Object eviction). */
-  | { readonly op: "restart"; readonly reason: "restart" | "eviction" }
+  /**
+   * A new scheduler instance on the same database (process restart, or Durable Object eviction).
+   * `knownTags`: the new process declares these typed definitions (a deploy, R29), so stored rows of a
+   * tag it no longer declares fail on dispatch; absent: the same definitions as before.
+   */
+  | { readonly op: "restart"; readonly reason: "restart" | "eviction"; readonly knownTags?: ReadonlyArray<string> }
 
 /**
  * The attempts row of a legacy row in layout (b), times relative to the virtual epoch: backing off
@@ -139,6 +143,11 @@ export interface AlarmsScenario {
   readonly legacyRows?: ReadonlyArray<LegacyRowSpec>
   /** The older layout of `legacyRows`; absent: `beforeAttempts` (layout (a), rows' `attempts` ignored). */
   readonly legacyLayout?: LegacyLayoutKind
+  /**
+   * Typed definitions (R29): the scheduler is used through `defineAlarms` declaring these tags (each
+   * with a JSON payload schema). Absent: the untyped scheduler.
+   */
+  readonly knownTags?: ReadonlyArray<string>
   readonly commands: ReadonlyArray<Command>
 }
 

@@ -35,6 +35,7 @@ import {
   toImplementationConfiguration
 } from "./driver.ts"
 import type { Command } from "./scenario.ts"
+import { typedHandler, typedScheduler } from "./typed.ts"
 
 /** What the implementation did in one step. */
 export interface CallRecord {
@@ -77,8 +78,19 @@ const releaseForked = (forked: ReadonlyArray<ForkedWrite>, outcomes: Array<Json>
       })
     ), { discard: true })
 
-/** The implementation call of a command, with the handler scripts' side records. */
-const callOf = (scheduler: AlarmScheduler, command: Command, atMs: number, forked: Array<ForkedWrite>, visits: Array<string>): Effect.Effect<Json, unknown> => {
+/**
+ * The implementation call of a command, with the handler scripts' side records; through the typed
+ * definitions when `knownTags` is given (R29).
+ */
+const callOf = (
+  untyped: AlarmScheduler,
+  knownTags: ReadonlyArray<string> | null,
+  command: Command,
+  atMs: number,
+  forked: Array<ForkedWrite>,
+  visits: Array<string>
+): Effect.Effect<Json, unknown> => {
+  const scheduler = typedScheduler(untyped, knownTags)
   switch (command.op) {
     case "schedule":
       return Effect.as(runMutation(scheduler, { kind: command.earlier === true ? "scheduleAlarmEarlier" : "scheduleAlarm", input: command.input }, atMs), null)
@@ -91,7 +103,7 @@ const callOf = (scheduler: AlarmScheduler, command: Command, atMs: number, forke
     case "dispatch":
       return Effect.suspend(() => {
         const scripted = scriptedDispatch(scheduler, command.handlers, atMs, forked, visits)
-        return Effect.map(scheduler.processDueAlarms(scripted.handle, dispatchOptions(command.options, scripted.onFailure)), dispatchJson)
+        return Effect.map(scheduler.processDueAlarms(typedHandler(scripted.handle, knownTags), dispatchOptions(command.options, scripted.onFailure)), dispatchJson)
       })
     default:
       return Effect.die(new Error(`command ${command.op} has no implementation call`))
@@ -106,9 +118,12 @@ export const openAlarmsSession = (
   implementation: AlarmsImplementation,
   database: IsolatedDatabase,
   dialect: Dialect,
-  configuration: ScheduleConfigurationInput
+  configuration: ScheduleConfigurationInput,
+  initialKnownTags: ReadonlyArray<string> | null = null
 ): Effect.Effect<AlarmsSession, HarnessError> =>
   Effect.gen(function*() {
+    /** The typed definitions the current process declares (R29), null when untyped. */
+    let knownTags = initialKnownTags
     // Faults reach the implementation only through this boundary: its client and its platform alarm.
     const boundary = makeStorageBoundary(database.sql, database.platformAlarm)
     let ambient = configuration
@@ -143,7 +158,7 @@ export const openAlarmsSession = (
         const forkedOutcomes: Array<Json> = []
         // One bounded run covers the call and the forked writes released after it.
         const outcome = yield* boundary.run(Effect.gen(function*() {
-          const exit = yield* Effect.exit(timedImplementationCall(provide(callOf(scheduler, command, atMs, forked, visits))))
+          const exit = yield* Effect.exit(timedImplementationCall(provide(callOf(scheduler, knownTags, command, atMs, forked, visits))))
           yield* releaseForked(forked, forkedOutcomes)
           return yield* exit
         }))
@@ -165,6 +180,7 @@ export const openAlarmsSession = (
           return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls }
         }
         if (command.op === "restart") {
+          if (command.knownTags !== undefined) knownTags = command.knownTags
           scheduler = yield* timedImplementationCall(build)
           return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls }
         }

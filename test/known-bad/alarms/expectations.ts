@@ -47,5 +47,7 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "park-rereported": { properties: MODEL_FIRST, maxSteps: PARKING_MAX_STEPS },
   "report-before-commit": { properties: FAULTS_FIRST, maxSteps: PARKING_MAX_STEPS },
   "cancel-no-reconcile": { properties: FAULTS_FIRST, maxSteps: 4 },
-  "wake-not-materialised": { properties: MODEL_FIRST, maxSteps: 9 }
+  "wake-not-materialised": { properties: MODEL_FIRST, maxSteps: 9 },
+  // Only the liveness phase delivers (and so consumes) the platform alarm: the faults property first.
+  "spurious-wake-guard": { properties: FAULTS_FIRST, maxSteps: 10 }
 }

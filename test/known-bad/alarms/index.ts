@@ -16,6 +16,7 @@ import { h6DispatchByRunAt } from "./h6-dispatch-by-run-at.ts"
 import { h6PlatformAlarmRunAt } from "./h6-platform-alarm-run-at.ts"
 import { parkRereported } from "./park-rereported.ts"
 import { reportBeforeCommit } from "./report-before-commit.ts"
+import { spuriousWakeGuard } from "./spurious-wake-guard.ts"
 import type { KnownBadAlarms } from "./kit.ts"
 import { wakeNotMaterialised } from "./wake-not-materialised.ts"
 
@@ -37,5 +38,6 @@ export const knownBadAlarms: ReadonlyArray<KnownBadAlarms> = [
   parkRereported,
   reportBeforeCommit,
   cancelNoReconcile,
-  wakeNotMaterialised
+  wakeNotMaterialised,
+  spuriousWakeGuard
 ]
