@@ -3,9 +3,7 @@
  * (the model's `replayDrop`, `crashAfterCommit`, ... — states a requirement needs in order to be
  * tested at all, like Antithesis' `Sometimes`). A verdict says what held in the scenarios that ran;
  * this table says what those scenarios exercised. A situation reached fewer than
- * `SITUATION_FLAG_BELOW` times is flagged in the reports, and certificates list the ones never reached
- * (they do not yet refuse on them: no alarms property generates typed definitions, so two alarms
- * situations are never reached).
+ * `SITUATION_FLAG_BELOW` times is flagged in the reports, and certificates list the ones never reached.
  *
  * @example
  * ```ts

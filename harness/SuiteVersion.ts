@@ -3,8 +3,13 @@
  * model or property changes meaning; a token from another suite version is refused on replay.
  */
 
-/** Version of the requirement suite (requirements, models, properties). 0.2.0 adds the content, clocks, cron and pool subjects. */
-export const SUITE_VERSION = "0.2.0"
+/**
+ * Version of the requirement suite (requirements, models, properties). 0.2.0 added the content, clocks,
+ * cron and pool subjects; 0.3.0 adds the alarms liveness requirements (ALM-050, ALM-051), typed,
+ * swarm and targeted alarms scenarios, step-scheduled content races, concurrent cron claims, pool
+ * replies held at the server, and faults on every clocks fire path.
+ */
+export const SUITE_VERSION = "0.3.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

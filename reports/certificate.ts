@@ -90,12 +90,11 @@ export interface CertificateBody {
   readonly summary: VerdictCounts
   /**
    * Situation coverage per subject that names situations, over every seed (absent in certificates of
-   * suites without situations). Informational for now: the alarms generators do not yet reach every
-   * situation (typed definitions are not generated), so requiring it would refuse every alarms
-   * certificate; the reports flag what is missing.
+   * suites without situations). A certificate is conformant only when every named situation was
+   * reached: a pass over scenarios that never exercised a situation certifies nothing about it.
    */
   readonly coverage?: ReadonlyArray<CertifiedCoverage>
-  /** True when every requirement passed or was not applicable. */
+  /** True when every requirement passed or was not applicable, and every named situation was reached. */
   readonly conformant: boolean
 }
 
@@ -206,10 +205,14 @@ export const makeCertificate = (input: CertificateInput): Certificate => {
     requirements,
     summary,
     ...(coverage.length === 0 ? {} : { coverage }),
-    conformant: summary.fail === 0 && summary.error === 0 && summary.unknown === 0
+    conformant: summary.fail === 0 && summary.error === 0 && summary.unknown === 0 && coverage.every((subject) => subject.unreached.length === 0)
   }
   return sealCertificate(body)
 }
+
+/** Every `subject: situation` no certification scenario reached (a certificate with any is not conformant). */
+export const unreachedSituationsOf = (body: CertificateBody): ReadonlyArray<string> =>
+  (body.coverage ?? []).flatMap((subject) => subject.unreached.map((situation) => `${subject.subject}: ${situation}`))
 
 /** The certificate's situation coverage in one paragraph (empty when it has none). */
 const coverageParagraph = (body: CertificateBody): string => {
@@ -348,7 +351,8 @@ export const verifyCertificate = (value: unknown, currentSuite: SuiteIdentity): 
   }
   problems.push(...completenessProblems(body, currentSuite.requirements))
   if (problems.length > 0) return fail(problems)
-  return { ok: true, certificate, conformant: body.conformant && overallStatus(countCertified(body.requirements)) === "pass" }
+  const everySituationReached = (body.coverage ?? []).every((subject) => subject.unreached.length === 0)
+  return { ok: true, certificate, conformant: body.conformant && everySituationReached && overallStatus(countCertified(body.requirements)) === "pass" }
 }
 
 const countCertified = (requirements: ReadonlyArray<CertifiedRequirement>): VerdictCounts => {
@@ -433,7 +437,7 @@ export const renderCertificateHtml = (certificate: Certificate): string => {
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${esc(`Conformance certificate: ${subjectLine}`)}</title><style>${CERT_STYLE}</style></head><body><main>`,
     `<h1>durable-conformance certificate: ${esc(subjectLine)}</h1>`,
-    `<div class="outcome ${body.conformant && !body.filtered ? "ok" : "bad"}" id="certificate-outcome">${body.conformant ? "Conformant: every applicable requirement passes" : "Not conformant"}</div>`,
+    `<div class="outcome ${body.conformant && !body.filtered ? "ok" : "bad"}" id="certificate-outcome">${body.conformant ? "Conformant: every applicable requirement passes and every situation was reached" : unreachedSituationsOf(body).length > 0 && body.summary.fail === 0 && body.summary.error === 0 && body.summary.unknown === 0 ? "Not conformant: some situations were never reached" : "Not conformant"}</div>`,
     coverageParagraph(body),
     `<dl>${meta.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("")}</dl>`,
     `<h2>Requirements</h2><p>${counts}</p>`,

@@ -11,7 +11,7 @@ import type { Requirement } from "./Requirement.ts"
 
 const SINCE = "0.1.0"
 /** Suite version that added the liveness requirements ALM-050 and ALM-051. */
-const LIVENESS_SINCE = "0.2.0"
+const LIVENESS_SINCE = "0.3.0"
 
 const alarm = (id: string, title: string, text: string, rules: ReadonlyArray<string>, since: string = SINCE): Requirement => ({
   id,

@@ -23,7 +23,7 @@ import { countVerdicts, requirementResults } from "../../harness/Verdicts.ts"
 import { SUITE_VERSION } from "../../harness/SuiteVersion.ts"
 import { suites } from "../../properties/registry.ts"
 import { situationCoverage } from "../../harness/Coverage.ts"
-import { CERTIFICATION_BUDGET, makeCertificate, renderCertificateHtml, renderCertificateJson, verifyCertificate } from "../../reports/certificate.ts"
+import { CERTIFICATION_BUDGET, type CertificateBody, makeCertificate, renderCertificateHtml, renderCertificateJson, unreachedSituationsOf, verifyCertificate } from "../../reports/certificate.ts"
 import { allRequirements } from "../../spec/index.ts"
 import type { CliIo } from "../io.ts"
 import { type CertifyOptions, UsageError } from "../options.ts"
@@ -107,9 +107,20 @@ export const certifyCommand = (options: CertifyOptions, io: CliIo) =>
       adapterErrors,
       summary: (paths) =>
         renderSummary(report, { reportPaths: paths, seeds }) +
-        (certificate.body.conformant ? "certificate: conformant\n" : "certificate: NOT conformant (see the failing requirements above)\n")
+        certificateOutcomeLine(certificate.body)
     })
   }))
+
+/** The certify summary's last line: conformant, or why not (failing requirements, or situations never reached). */
+export const certificateOutcomeLine = (body: CertificateBody): string => {
+  if (body.conformant) return "certificate: conformant\n"
+  const unreached = unreachedSituationsOf(body)
+  const requirementsHold = body.summary.fail === 0 && body.summary.error === 0 && body.summary.unknown === 0
+  if (requirementsHold && unreached.length > 0) {
+    return `certificate: NOT conformant: every requirement held, but no scenario reached ${unreached.length} situation(s) (${unreached.slice(0, 5).join(", ")}${unreached.length > 5 ? ", ..." : ""}); the implementation never exercised them, so nothing is certified about them\n`
+  }
+  return "certificate: NOT conformant (see the failing requirements above)\n"
+}
 
 /** Verifies a certificate file against this suite; exit 0 when valid (and says whether it is conformant), 1 when not. */
 export const verifyCertificateCommand = (argv: ReadonlyArray<string>, io: CliIo) =>

@@ -164,13 +164,13 @@ describe("reporter, legacy rows and typed definitions", () => {
 
 describe("requirement catalog", () => {
   it("has unique ids, one entry per rule and edge case, and the named guarantees", () => {
-    // 49 from the reference page's rules, edge cases and guarantees, plus the liveness pair ALM-050..051 (0.2.0).
+    // 49 from the reference page's rules, edge cases and guarantees, plus the liveness pair ALM-050..051 (0.3.0).
     expect(catalog(alarmRequirements).size).toBe(51)
     for (let rule = 1; rule <= 29; rule += 1) expect(requirementsForRules([`R${rule}`])[0]).toBe(`ALM-${String(rule).padStart(3, "0")}`)
     for (let edge = 1; edge <= 10; edge += 1) expect(requirementsForRules([`E${edge}`])[0]).toBe(`ALM-${String(29 + edge).padStart(3, "0")}`)
     expect(requirementsForRules(["R11"])).toEqual(["ALM-011", "ALM-040", "ALM-030"])
     expect(alarmRequirements.every((r) => r.text.includes("MUST") && r.needs.length === 0)).toBe(true)
-    expect(alarmRequirements.filter((r) => r.since !== "0.1.0").map((r) => `${r.id}@${r.since}`)).toEqual(["ALM-050@0.2.0", "ALM-051@0.2.0"])
+    expect(alarmRequirements.filter((r) => r.since !== "0.1.0").map((r) => `${r.id}@${r.since}`)).toEqual(["ALM-050@0.3.0", "ALM-051@0.3.0"])
   })
 
   it("maps every situation to at least one requirement", () => {

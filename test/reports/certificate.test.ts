@@ -66,6 +66,31 @@ describe("makeCertificate", () => {
     expect(sqlite.body.conformant).toBe(true)
   })
 
+  it("is not conformant when a named situation was never reached, even with every requirement held", () => {
+    const report = makeReport()
+    const withCoverage = (unreachedCount: number) => ({
+      ...report,
+      kind: "certify" as const,
+      adapters: report.adapters.map((adapter) => ({
+        ...adapter,
+        coverage: [{ subject: "alarms" as const, scenarios: 600, situations: [{ situation: "replayDrop", scenarios: 12 }, { situation: "parkReportLost", scenarios: unreachedCount }] }]
+      }))
+    })
+    const reached = certify({ adapter: "sqlite", report: withCoverage(3) })
+    expect(reached.body.conformant).toBe(true)
+    expect(reached.body.coverage).toEqual([{ subject: "alarms", situations: 2, reached: 2, unreached: [] }])
+    const unreached = certify({ adapter: "sqlite", report: withCoverage(0) })
+    expect(unreached.body.conformant).toBe(false)
+    expect(unreached.body.coverage?.[0]?.unreached).toEqual(["parkReportLost"])
+    expect(renderCertificateHtml(unreached)).toContain("Not conformant: some situations were never reached")
+    const verified = verifyCertificate(roundTrip(unreached), SUITE)
+    expect(verified.ok && verified.conformant).toBe(false)
+    // A body edited to claim conformance fails its digest; resealed, the unreached list still decides.
+    const forged = sealCertificate({ ...unreached.body, conformant: true })
+    const forgedResult = verifyCertificate(roundTrip(forged), SUITE)
+    expect(forgedResult.ok && forgedResult.conformant).toBe(false)
+  })
+
   it("refuses to guess the adapter of a multi-adapter report", () => {
     expect(() => makeCertificate({ report: makeReport(), kind: "adapter", budget: CERTIFICATION_BUDGET, seeds: [1, 2, 3], filtered: false })).toThrow(
       /several adapters/
