@@ -1,0 +1,136 @@
+/**
+ * `npm run mutation [-- --subject alarms,cron] [--mutate subjects/alarms/pieces.ts] [--force]`: StrykerJS
+ * (9.6.1, `stryker.config.mjs`) over the shipped implementations in `subjects/`, one subject after the
+ * other, each in incremental mode (`mutation/<subject>.incremental.json`, checked in), then the score and
+ * the surviving mutants (file:line:column, mutator, replacement).
+ *
+ * - Default subjects: every subject already measured (an incremental file in `mutation/`), alarms at least.
+ * - `--mutate <glob>` is passed to Stryker: only those files are mutated this time; the incremental
+ *   file keeps the earlier results of the other files.
+ * - Stryker's command runner knows no per-test coverage, so its incremental mode cannot see the test
+ *   side change. This script records a hash of the test side (harness, models, properties, spec,
+ *   adapters, the test script) in `mutation/<subject>.test-side.json`; when it changed, a whole-subject
+ *   run (no `--mutate`) forgets the survivors of the incremental file so Stryker tests them again
+ *   (killed mutants are kept: the suite only grows). `--force` reruns every mutant.
+ * - Survivors listed in `mutation/equivalents.md` are counted apart: the second score is over the
+ *   non-equivalent mutants (the issue's goal: at least 95%).
+ */
+import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { join, relative } from "node:path"
+import { equivalentKeys, summarizeMutationReport, type MutationReport } from "./mutationReport.ts"
+
+const ROOT = process.cwd()
+const MUTATION_DIR = join(ROOT, "mutation")
+const SUBJECTS = ["alarms", "content", "clocks", "cron", "pool"] as const
+/** Folders (and files) whose contents decide what the test command can detect, besides the subject. */
+const TEST_SIDE = ["harness", "models", "properties", "spec", "adapters", "scripts/mutation-test.ts", "stryker.config.mjs"]
+
+const incrementalFile = (subject: string): string => join(MUTATION_DIR, `${subject}.incremental.json`)
+const testSideFile = (subject: string): string => join(MUTATION_DIR, `${subject}.test-side.json`)
+
+/** Every file under `path` (bounded depth: the repository is shallow), sorted. */
+const filesUnder = (path: string, depth = 0): ReadonlyArray<string> => {
+  if (!existsSync(path)) return []
+  if (!statSync(path).isDirectory()) return [path]
+  if (depth > 8) throw new Error(`directory nesting deeper than 8 at ${path}`)
+  return readdirSync(path).sort().flatMap((name) => filesUnder(join(path, name), depth + 1))
+}
+
+/** A hash of the test side: the files the mutation test runs besides the subject's implementation. */
+export const testSideHash = (root: string = ROOT): string => {
+  const hash = createHash("sha256")
+  for (const file of TEST_SIDE.flatMap((entry) => filesUnder(join(root, entry)))) {
+    hash.update(relative(root, file)).update("\0").update(readFileSync(file)).update("\0")
+  }
+  return hash.digest("hex")
+}
+
+/** Removes the survivors (and no-coverage mutants) from an incremental report, so Stryker tests them again. */
+export const forgetSurvivors = (report: MutationReport): { readonly report: MutationReport; readonly forgotten: number } => {
+  let forgotten = 0
+  const files = Object.fromEntries(Object.entries(report.files).map(([name, file]) => {
+    const kept = file.mutants.filter((mutant) => mutant.status !== "Survived" && mutant.status !== "NoCoverage")
+    forgotten += file.mutants.length - kept.length
+    return [name, { ...file, mutants: kept }]
+  }))
+  return { report: { ...report, files }, forgotten }
+}
+
+interface Args {
+  readonly subjects: ReadonlyArray<string>
+  readonly mutate: ReadonlyArray<string>
+  readonly force: boolean
+}
+
+const parseArgs = (argv: ReadonlyArray<string>): Args => {
+  const subjects: Array<string> = []
+  const mutate: Array<string> = []
+  let force = false
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!
+    if (arg === "--force") force = true
+    else if (arg === "--subject" || arg === "--mutate") (arg === "--subject" ? subjects : mutate).push(...(argv[++index] ?? "").split(",").filter((s) => s !== ""))
+    else throw new Error(`unknown argument ${arg}: use --subject a,b, --mutate <glob>, --force`)
+  }
+  for (const subject of subjects) {
+    if (!(SUBJECTS as ReadonlyArray<string>).includes(subject)) throw new Error(`unknown subject ${subject}: use one of ${SUBJECTS.join(", ")}`)
+  }
+  const measured = SUBJECTS.filter((subject) => subject === "alarms" || existsSync(incrementalFile(subject)))
+  return { subjects: subjects.length > 0 ? subjects : measured, mutate, force }
+}
+
+/** When the test side changed since the last run, forgets the incremental file's survivors. */
+const refreshForTestSide = (subject: string, hash: string): void => {
+  if (!existsSync(incrementalFile(subject)) || !existsSync(testSideFile(subject))) return
+  const recorded = JSON.parse(readFileSync(testSideFile(subject), "utf8")) as { readonly hash: string }
+  if (recorded.hash === hash) return
+  const { report, forgotten } = forgetSurvivors(JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport)
+  writeFileSync(incrementalFile(subject), JSON.stringify(report))
+  process.stdout.write(`mutation: the test side changed since the last ${subject} run; ${forgotten} survivors will be tested again\n`)
+}
+
+const runSubject = (subject: string, args: Args): number => {
+  const hash = testSideHash()
+  // Survivors are forgotten only on a whole-subject run: with --mutate, Stryker would drop the
+  // forgotten survivors of the files it does not mutate from the report until the next whole run.
+  const whole = args.mutate.length === 0
+  if (!args.force && whole) refreshForTestSide(subject, hash)
+  const stryker = join(ROOT, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js")
+  const flags = [...args.mutate.flatMap((glob) => ["--mutate", glob]), ...(args.force ? ["--force"] : [])]
+  const startedMs = performance.now()
+  const result = spawnSync(process.execPath, [stryker, "run", "stryker.config.mjs", ...flags], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, MUTATION_SUBJECT: subject }
+  })
+  const minutes = ((performance.now() - startedMs) / 60_000).toFixed(1)
+  if (result.status !== 0) {
+    process.stderr.write(`mutation: Stryker failed on ${subject} (exit ${result.status ?? result.signal}) after ${minutes} min\n`)
+    return 1
+  }
+  if (whole || !existsSync(testSideFile(subject))) {
+    writeFileSync(testSideFile(subject), `${JSON.stringify({ hash, note: "sha256 of the test side at the last whole-subject run (scripts/mutation.ts)" }, null, 2)}\n`)
+  }
+  const report = JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport
+  const equivalents = existsSync(join(MUTATION_DIR, "equivalents.md")) ? equivalentKeys(readFileSync(join(MUTATION_DIR, "equivalents.md"), "utf8")) : new Set<string>()
+  process.stdout.write(`\n${summarizeMutationReport(subject, report, equivalents)}\n(${subject}: ${minutes} min)\n`)
+  return 0
+}
+
+const main = (): number => {
+  const args = parseArgs(process.argv.slice(2))
+  let failed = 0
+  for (const subject of args.subjects) failed += runSubject(subject, args)
+  return failed === 0 ? 0 : 1
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    process.exitCode = main()
+  } catch (error) {
+    process.stderr.write(`mutation: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exitCode = 2
+  }
+}

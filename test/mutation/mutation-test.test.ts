@@ -1,0 +1,69 @@
+/**
+ * The test command of `npm run mutation` (`scripts/mutation-test.ts`) can fail: it passes on the
+ * shipped alarms implementation and fails, at the first divergence, on a known-bad one (one swapped
+ * piece), both on sqlite at the gate's default budget. Plus the report helpers of `scripts/mutation.ts`:
+ * reading `mutation/equivalents.md`, counting, and forgetting survivors when the test side changed.
+ */
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
+import { alarmsSuite } from "../../properties/alarms/index.ts"
+import { forgetSurvivors } from "../../scripts/mutation.ts"
+import { MUTATION_EXIT, parseMutationTestArgs, runMutationTest } from "../../scripts/mutation-test.ts"
+import { equivalentKeys, type MutationReport, summarizeMutationReport } from "../../scripts/mutationReport.ts"
+import { knownBadAlarms } from "../known-bad/alarms/index.ts"
+
+const options = parseMutationTestArgs(["--subject", "alarms"], {})
+
+describe("scripts/mutation-test.ts", () => {
+  it("parses the subject and refuses an unknown one", () => {
+    expect(options).toMatchObject({ subject: "alarms", adapter: "sqlite", runs: 60 })
+    expect(parseMutationTestArgs([], { MUTATION_SUBJECT: "cron" })).toMatchObject({ subject: "cron" })
+    expect(parseMutationTestArgs(["--subject", "nope"], {})).toMatch(/pass --subject/)
+    expect(parseMutationTestArgs(["--subject", "adapter"], {})).toMatch(/pass --subject/)
+  })
+
+  it("passes on the shipped implementation and fails on a known-bad one at its first divergence", async () => {
+    if (typeof options === "string") throw new Error(options)
+    const adapter = makeSqliteAdapter()
+    const shipped = await Effect.runPromise(runMutationTest(alarmsSuite(), adapter, options))
+    expect(shipped.exitCode, shipped.line).toBe(MUTATION_EXIT.survived)
+    const bad = knownBadAlarms.find((entry) => entry.name === "h2-fixed-retry")!
+    const caught = await Effect.runPromise(runMutationTest(alarmsSuite(bad.implementation), adapter, options))
+    expect(caught.exitCode, caught.line).toBe(MUTATION_EXIT.diverged)
+    expect(caught.line).toMatch(/^KILLED ALM-\d{3} by alarms\//)
+  }, 240_000)
+})
+
+const mutant = (id: string, status: string, line: number, mutatorName = "BooleanLiteral") => ({
+  id, status, mutatorName, replacement: "false", location: { start: { line, column: 3 }, end: { line, column: 8 } }
+})
+
+const report: MutationReport = {
+  schemaVersion: "2",
+  files: {
+    "subjects/alarms/a.ts": {
+      language: "typescript",
+      source: "",
+      mutants: [mutant("1", "Killed", 1), mutant("2", "Survived", 2), mutant("3", "Survived", 3), mutant("4", "Timeout", 4), mutant("5", "NoCoverage", 5), mutant("6", "CompileError", 6)]
+    }
+  }
+}
+
+describe("scripts/mutation.ts report helpers", () => {
+  it("reads equivalents and scores over the non-equivalent mutants", () => {
+    const equivalents = equivalentKeys("# x\n- `subjects/alarms/a.ts:3:3-3:8` BooleanLiteral `false` — argument\n- not a mutant line\n")
+    expect([...equivalents]).toEqual(["subjects/alarms/a.ts:3:3-3:8 BooleanLiteral false"])
+    const summary = summarizeMutationReport("alarms", report, equivalents)
+    expect(summary).toContain("6 mutants: 1 killed, 1 timeout, 2 survived, 1 no coverage, 1 invalid")
+    expect(summary).toContain("score 40.00% (2/5); over non-equivalent mutants 50.00% (2/4, 1 equivalent")
+    expect(summary).toContain("subjects/alarms/a.ts:2:3-2:8 BooleanLiteral `false`\n")
+    expect(summary).toContain("subjects/alarms/a.ts:3:3-3:8 BooleanLiteral `false` [equivalent]")
+  })
+
+  it("forgets survivors and no-coverage mutants, keeping the detected ones", () => {
+    const { report: kept, forgotten } = forgetSurvivors(report)
+    expect(forgotten).toBe(3)
+    expect(kept.files["subjects/alarms/a.ts"]!.mutants.map((entry) => entry.status)).toEqual(["Killed", "Timeout", "CompileError"])
+  })
+})
