@@ -148,6 +148,8 @@ export const processDueAlarms = (
     let succeeded = false
     let failureRules: ReadonlyArray<string> = ["R22", "R24"]
     let failureWhy = "the handler failed"
+    // The rules of the handler's own write when that write decided the failure (e.g. R8, H2).
+    let writeRules: ReadonlyArray<string> = []
     if (event === null) {
       reach(run, "undecodablePayloadFailed")
       failureRules = ["R22", "R29"]
@@ -162,6 +164,7 @@ export const processDueAlarms = (
       succeeded = writeFailure === null && (script.outcome ?? "succeed") === "succeed"
       if (writeFailure !== null) {
         // The write's own rule decided the failure (e.g. R8 for a repeat below the floor).
+        writeRules = writeFailure.rules
         failureRules = [...writeFailure.rules, "R22", "R24"]
         failureWhy = `a write of the handler failed (${writeFailure.why}), so the handler failed`
       }
@@ -205,7 +208,9 @@ export const processDueAlarms = (
       else reach(run, "invalidActionDelayFellBack")
       aborted = {
         error: action.abort,
-        rules: action.rules,
+        // The abort follows from the failure: when the handler's own write decided it, that write's
+        // rules come first (an implementation accepting the write never reaches onFailure at all).
+        rules: [...writeRules, ...action.rules],
         why: action.abort._tag === "OnFailureFailure"
           ? "onFailure failed: the row was still rescheduled with the base delay, then the error aborted the batch"
           : "the action's retryFailedAfter is invalid: the row was rescheduled with the base delay, then the call failed"
