@@ -18,6 +18,7 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { ScriptedHooks } from "../../harness/HookPoints.ts"
+import { awaitBlocked } from "../../harness/PostgresLocks.ts"
 import type { AppliedRace, ProcessName } from "../../models/clocks/index.ts"
 
 /** Hook point both fires pause at first. */
@@ -27,10 +28,6 @@ export const RACE_HOLD_HOOK = "clocks.fire.beforeCommit"
 /** Hook point a fire reaches after its completion statement: reaching it means it did not wait. */
 const PAST_COMPLETION_HOOK = "clocks.fire.beforeCas"
 
-/** Bound on polls for "the second's backend waits on the first's". */
-export const MAX_BLOCKING_POLLS = 1_500
-/** Real time between polls: the server's lock manager is outside virtual time. */
-const POLL_INTERVAL_MS = 2
 
 /** What a race did. */
 export interface RaceReport {
@@ -66,19 +63,6 @@ const pausedOrQuiet = (context: RaceContext, label: string): Effect.Effect<boole
 const reachedSince = (hooks: ScriptedHooks, mark: number, label: string, hook: string): boolean =>
   hooks.hits().slice(mark).some((hit) => hit.label === label && hit.hook === hook)
 
-/** Polls (bounded, in real time) until `waiter` waits on `holder`, or `done` says to stop. */
-const awaitBlocked = (observer: SqlClient.SqlClient, waiter: number, holder: number, done: () => boolean) =>
-  Effect.gen(function*() {
-    for (let poll = 0; poll < MAX_BLOCKING_POLLS && !done(); poll++) {
-      const rows = yield* observer<{ readonly blockers: ReadonlyArray<number> | string }>`SELECT pg_blocking_pids(${waiter}) AS blockers`
-      const blockers = rows[0]!.blockers
-      const list = typeof blockers === "string" ? blockers.replace(/[{}]/g, "").split(",").filter((x) => x !== "").map(Number) : blockers.map(Number)
-      if (list.includes(holder)) return true
-      yield* Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, POLL_INTERVAL_MS)))
-    }
-    return false
-  }).pipe(Effect.orElseSucceed(() => false))
-
 /** Arms both processes to pause at the race's first hook point (before virtual time reaches it). */
 export const armRace = (hooks: ScriptedHooks): Effect.Effect<void> =>
   Effect.andThen(hooks.pauseAt("A", RACE_BEGIN_HOOK), hooks.pauseAt("B", RACE_BEGIN_HOOK))
@@ -98,7 +82,7 @@ const overlapped = (context: RaceContext, race: AppliedRace, connections: Overla
     yield* hooks.release(race.second)
     const blocked = holding
       ? yield* awaitBlocked(connections.observer, connections.pids[race.second], connections.pids[race.first], () =>
-        reachedSince(hooks, mark, race.second, PAST_COMPLETION_HOOK))
+        reachedSince(hooks, mark, race.second, PAST_COMPLETION_HOOK)).pipe(Effect.orElseSucceed(() => false))
       : false
     yield* hooks.release(race.first)
     yield* context.settle

@@ -14,6 +14,7 @@ import { Cause, Data, Effect, Exit, Option, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
 import { resultJson } from "../../harness/ModelBased.ts"
+import { backendPidOf } from "../../harness/PostgresLocks.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
 import { makeTransactionProbe, settleTransactions as settle, type TransactionProbe } from "../../harness/TransactionProbe.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
@@ -311,8 +312,7 @@ const overlapConnections = (environment: ExecutionEnvironment): Effect.Effect<Ov
     if (!environment.capabilities.independentConnections || !environment.capabilities.rowLocks || a === undefined || b === undefined || observer === undefined) {
       return undefined
     }
-    const pidOf = (sql: SqlClient.SqlClient) => Effect.map(sql<{ readonly pid: number }>`SELECT pg_backend_pid() AS pid`, (rows) => Number(rows[0]!.pid))
-    return { observer, pids: { A: yield* pidOf(a), B: yield* pidOf(b) } }
+    return { observer, pids: { A: yield* backendPidOf(a), B: yield* backendPidOf(b) } }
   }).pipe(Effect.mapError(harnessError("reading the backend ids of the racing connections")))
 
 /** The harness's rewind: drops a completion row and, unless `keepRecords`, its records (time travel's truncation). */

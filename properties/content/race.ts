@@ -13,6 +13,7 @@ import type { SqlClient } from "effect/sql"
 import { type Check, type ExecutedStep, toJson } from "../../harness/ModelBased.ts"
 import { makeScriptedHooks, type ScriptedHooks } from "../../harness/HookPoints.ts"
 import { finish, releaseTo, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
+import { awaitBlocked, backendPidOf } from "../../harness/PostgresLocks.ts"
 import { type InterleavingShape, pctSituation } from "../../harness/PctBound.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
 import { pctDepth, type StepSchedule } from "../../harness/StepSchedule.ts"
@@ -36,10 +37,6 @@ import { type ContentSession, harnessError } from "./session.ts"
  */
 export const RACE_INTERLEAVING: InterleavingShape = { operations: 2, steps: 4, maxDepth: 3 }
 
-/** Bound on polls for "this backend waits on that one". */
-const MAX_BLOCKING_POLLS = 1_500
-/** Real time between polls: the server's lock manager is outside virtual time. */
-const POLL_INTERVAL_MS = 2
 
 /** The racing operation: the model's, the call, and the hook points it pauses at. */
 interface Racer {
@@ -81,20 +78,6 @@ const racerOf = (command: RacingCommand, hashes: ReadonlyArray<string>, atMs: nu
 /** The content key a racer's row lock is on (none for detach). */
 const lockedKey = (operation: RacingOperation): string | undefined => operation.kind === "detach" ? undefined : `${operation.tenant}/${operation.hash}`
 
-/** Polls (bounded, in real time) until `waiter` waits on `holder`, or `done` says to stop. */
-const awaitBlocked = (observer: SqlClient.SqlClient, waiter: number, holder: number, done: () => boolean) =>
-  Effect.gen(function*() {
-    for (let poll = 0; poll < MAX_BLOCKING_POLLS && !done(); poll++) {
-      const rows = yield* observer<{ readonly blockers: ReadonlyArray<number> | string }>`SELECT pg_blocking_pids(${waiter}) AS blockers`
-      const blockers = rows[0]!.blockers
-      const list = typeof blockers === "string" ? blockers.replace(/[{}]/g, "").split(",").filter((x) => x !== "").map(Number) : blockers.map(Number)
-      if (list.includes(holder)) return true
-      yield* Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, POLL_INTERVAL_MS)))
-    }
-    return false
-  })
-
-const pidOf = (sql: SqlClient.SqlClient) => Effect.map(sql<{ readonly pid: number }>`SELECT pg_backend_pid() AS pid`, (rows) => Number(rows[0]!.pid))
 
 const fiberDone = <A, E>(operation: StartedOperation<A, E>): (() => boolean) => () => operation.fiber.pollUnsafe() !== undefined
 
@@ -233,7 +216,7 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
       // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
       if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* hookRace(hooks, sweeper, sweeper, racer, command.force, true)
       const racerStore = yield* implementation.make({ sql: database.connections[1]!, dialect: environment.dialect, settings: { ...PROPERTY_SETTINGS, grantKey: GRANT_KEY, singleConnection: false } })
-      const pids = { sweeper: yield* pidOf(database.connections[0]!), racer: yield* pidOf(database.connections[1]!) }
+      const pids = { sweeper: yield* backendPidOf(database.connections[0]!), racer: yield* backendPidOf(database.connections[1]!) }
       return mode === "deleteHoldsLock"
         ? yield* deleteHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
         : yield* raiseHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!)
