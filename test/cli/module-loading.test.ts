@@ -22,7 +22,7 @@ describe("vendor modules in a CommonJS package (no \"type\": \"module\")", () =>
   })
 
   it("binds an implementation from a .ts file there (loaded by the CLI itself, not only in the adapter's process)", async () => {
-    const result = await runBin(["run", "--implementation", cjs("implementation.ts"), "--adapter", "sqlite", "--subject", "alarms", "--runs", "10", "--out", ".tmp/module-loading/implementation", "--quiet"])
+    const result = await runBin(["run", "--implementation", cjs("implementation.ts"), "--adapter", "sqlite", "--subject", "alarms", "--runs", "20", "--out", ".tmp/module-loading/implementation", "--quiet"])
     expect(result.stderr).not.toContain("Cannot require")
     expect(result.code).toBe(1)
     expect(result.stdout).toContain("FAIL ALM-049 on sqlite")

@@ -70,7 +70,7 @@ describe("replay with a bound implementation on a built-in adapter", () => {
 
   beforeAll(async () => {
     const outDir = join(scratchDir(), "out")
-    const run = await runCli(["run", "--implementation", knownBad, "--adapter", "sqlite", "--subject", "alarms", "--runs", "10", "--out", outDir, "--quiet"], { cwd: ROOT })
+    const run = await runCli(["run", "--implementation", knownBad, "--adapter", "sqlite", "--subject", "alarms", "--runs", "20", "--out", outDir, "--quiet"], { cwd: ROOT })
     expect(run.code).toBe(1)
     printed = printedCommands(run.stdout, outDir)
     token = /replay (dc1\.\S+)/.exec(run.stdout)?.[1] ?? ""

@@ -56,7 +56,7 @@ const expectSameReports = (run: ShardedRun): void => {
 describe("run --shard k/n and merge-reports", () => {
   let failing: ShardedRun
   beforeAll(async () => {
-    failing = await runSharded(["--implementation", knownBad, "--adapter", "sqlite", "--subject", "alarms", "--runs", "16"])
+    failing = await runSharded(["--implementation", knownBad, "--adapter", "sqlite", "--subject", "alarms", "--runs", "20"])
   }, 120_000)
 
   it("merges 4 shards of a failing run into the unsharded report, counterexamples picked across shards", () => {
@@ -105,7 +105,7 @@ describe("run --shard k/n and merge-reports", () => {
     await refused([shards[0]!, shards[1]!, "edited.json", shards[3]!], "edited.json cannot be merged: its digest does not match")
     writeFileSync(join(cwd, "truncated.json"), read(cwd, shards[2]!).slice(0, 500))
     await refused([shards[0]!, shards[1]!, "truncated.json", shards[3]!], "cannot read truncated.json: not a durable-conformance report")
-    const otherSeed = await runCli(["run", "--implementation", knownBad, "--adapter", "sqlite", "--subject", "alarms", "--runs", "16", "--seed", "8", "--shard", "4/4", "--out", "seed-8", "--quiet"], { cwd })
+    const otherSeed = await runCli(["run", "--implementation", knownBad, "--adapter", "sqlite", "--subject", "alarms", "--runs", "20", "--seed", "8", "--shard", "4/4", "--out", "seed-8", "--quiet"], { cwd })
     expect(otherSeed.code).not.toBe(2)
     await refused([...shards.slice(0, 3), "seed-8/report.json"], "differ in the options")
   })

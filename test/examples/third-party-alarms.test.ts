@@ -20,14 +20,15 @@ const example = join(root, "examples/third-party-alarms/index.ts")
 const oneLine = (text: string) => text.trim().split("\n").length === 1
 
 describe("run --implementation", () => {
-  it("runs the alarms suite on the third-party example and it passes", async () => {
-    const result = await runCli(["run", "--implementation", example, "--adapter", "sqlite", "--subject", "alarms", "--runs", "20", "--out", "out", "--quiet"])
+  it("runs the alarms suite on the third-party example at the gate's budget and it passes", async () => {
+    // The gate's budget: at 20 runs the swarm scenarios leave a requirement unreached (unknown, exit 1).
+    const result = await runCli(["run", "--implementation", example, "--adapter", "sqlite", "--subject", "alarms", "--runs", "60", "--out", "out", "--quiet"])
     expect(result.stderr).toBe("")
     expect(result.code).toBe(0)
     const report = readReport(readFileSync(join(result.cwd, "out", "report.json"), "utf8"))
     expect(report.summary.fail).toBe(0)
     expect(report.summary.pass).toBeGreaterThan(20)
-  }, 60_000)
+  }, 180_000)
 
   it("fails alarms requirements when the bound implementation is known-bad, with replay tokens naming it", async () => {
     const result = await runCli(["run", "--implementation", join(fixtures, "known-bad-alarms.ts"), "--adapter", "sqlite", "--subject", "alarms", "--runs", "100", "--out", "out", "--quiet"])
