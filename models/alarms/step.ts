@@ -12,6 +12,7 @@ import { type ModelState, type ReporterCall, byWakeThenStorageId } from "./state
 import { statusOf } from "./status.ts"
 import { storageIdOf } from "./storageId.ts"
 import { typedDefinitionProblem } from "./typed.ts"
+import { reachScheduleBoundaries } from "./boundaries.ts"
 import { refProblem } from "./validation.ts"
 
 /** One predicted observable with the rules that decided it and one plain sentence. */
@@ -72,6 +73,13 @@ const externalMutation = (run: StepRun, operation: Extract<Operation, { kind: "s
   const mutation = operation.kind === "cancelAlarm"
     ? { kind: operation.kind, ref: operation.ref }
     : { kind: operation.kind, input: operation.input }
+  // The typed wrapper checks the tag and encodes the payload before it calls the handle, so a typed
+  // rejection opens no transaction: a fault planned for transaction 1 never happens.
+  const typed = typedDefinitionProblem(run, mutation)
+  if (typed !== null) {
+    if ("input" in mutation) reachScheduleBoundaries(run, mutation.input, true)
+    return fromClosure(typed, [], "")
+  }
   const outcome = runTransaction(run, operation.kind, null, (draft) => applyMutation(run, draft, null, mutation))
   if (!outcome.ok) return fromClosure(outcome, [], "")
   if (outcome.value === "dropped") {

@@ -190,6 +190,16 @@ export const alarmWitnesses: Record<string, Witness> = {
         const again = yield* f.alarms.processDueAlarms(failing)
         return expectEqual("rows dispatched again while backing off", again.failed.length, 0)
       })
+  },
+  "spurious-wake-guard": {
+    run: (f) =>
+      Effect.gen(function*() {
+        yield* schedule(f, "a", 0)
+        // The platform consumes its alarm when it delivers it, then runs the alarm handler.
+        yield* f.platformAlarm.delete
+        const delivered = yield* f.alarms.processDueAlarms(() => Effect.void)
+        return expectEqual("alarms dispatched by a platform delivery", delivered.handled.length, 1)
+      })
   }
 }
 
