@@ -90,11 +90,11 @@ export interface CertificateBody {
   readonly summary: VerdictCounts
   /**
    * Situation coverage per subject that names situations, over every seed (absent in certificates of
-   * suites without situations). Listed, not yet required: the sql.js example's certification still
-   * misses a content situation, so requiring them would refuse a conformant adapter today.
+   * suites without situations). A certificate is conformant only when every named situation was
+   * reached: a pass over scenarios that never exercised a situation certifies nothing about it.
    */
   readonly coverage?: ReadonlyArray<CertifiedCoverage>
-  /** True when every requirement passed or was not applicable. */
+  /** True when every requirement passed or was not applicable, and every named situation was reached. */
   readonly conformant: boolean
 }
 
@@ -205,7 +205,7 @@ export const makeCertificate = (input: CertificateInput): Certificate => {
     requirements,
     summary,
     ...(coverage.length === 0 ? {} : { coverage }),
-    conformant: summary.fail === 0 && summary.error === 0 && summary.unknown === 0
+    conformant: summary.fail === 0 && summary.error === 0 && summary.unknown === 0 && coverage.every((subject) => subject.unreached.length === 0)
   }
   return sealCertificate(body)
 }
@@ -351,7 +351,8 @@ export const verifyCertificate = (value: unknown, currentSuite: SuiteIdentity): 
   }
   problems.push(...completenessProblems(body, currentSuite.requirements))
   if (problems.length > 0) return fail(problems)
-  return { ok: true, certificate, conformant: body.conformant && overallStatus(countCertified(body.requirements)) === "pass" }
+  const everySituationReached = (body.coverage ?? []).every((subject) => subject.unreached.length === 0)
+  return { ok: true, certificate, conformant: body.conformant && everySituationReached && overallStatus(countCertified(body.requirements)) === "pass" }
 }
 
 const countCertified = (requirements: ReadonlyArray<CertifiedRequirement>): VerdictCounts => {
@@ -436,7 +437,7 @@ export const renderCertificateHtml = (certificate: Certificate): string => {
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${esc(`Conformance certificate: ${subjectLine}`)}</title><style>${CERT_STYLE}</style></head><body><main>`,
     `<h1>durable-conformance certificate: ${esc(subjectLine)}</h1>`,
-    `<div class="outcome ${body.conformant && !body.filtered ? "ok" : "bad"}" id="certificate-outcome">${body.conformant ? unreachedSituationsOf(body).length > 0 ? "Conformant: every applicable requirement passes (some situations were never reached, see below)" : "Conformant: every applicable requirement passes" : "Not conformant"}</div>`,
+    `<div class="outcome ${body.conformant && !body.filtered ? "ok" : "bad"}" id="certificate-outcome">${body.conformant ? "Conformant: every applicable requirement passes and every situation was reached" : unreachedSituationsOf(body).length > 0 && body.summary.fail === 0 && body.summary.error === 0 && body.summary.unknown === 0 ? "Not conformant: some situations were never reached" : "Not conformant"}</div>`,
     coverageParagraph(body),
     `<dl>${meta.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("")}</dl>`,
     `<h2>Requirements</h2><p>${counts}</p>`,

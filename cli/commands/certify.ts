@@ -111,12 +111,15 @@ export const certifyCommand = (options: CertifyOptions, io: CliIo) =>
     })
   }))
 
-/** The certify summary's last line: conformant (naming situations never reached), or not. */
+/** The certify summary's last line: conformant, or why not (failing requirements, or situations never reached). */
 export const certificateOutcomeLine = (body: CertificateBody): string => {
+  if (body.conformant) return "certificate: conformant\n"
   const unreached = unreachedSituationsOf(body)
-  if (!body.conformant) return "certificate: NOT conformant (see the failing requirements above)\n"
-  if (unreached.length === 0) return "certificate: conformant\n"
-  return `certificate: conformant; no scenario reached ${unreached.length} situation(s) (${unreached.slice(0, 5).join(", ")}${unreached.length > 5 ? ", ..." : ""}), so nothing was checked there\n`
+  const requirementsHold = body.summary.fail === 0 && body.summary.error === 0 && body.summary.unknown === 0
+  if (requirementsHold && unreached.length > 0) {
+    return `certificate: NOT conformant: every requirement held, but no scenario reached ${unreached.length} situation(s) (${unreached.slice(0, 5).join(", ")}${unreached.length > 5 ? ", ..." : ""}); the implementation never exercised them, so nothing is certified about them\n`
+  }
+  return "certificate: NOT conformant (see the failing requirements above)\n"
 }
 
 /** Verifies a certificate file against this suite; exit 0 when valid (and says whether it is conformant), 1 when not. */

@@ -66,7 +66,7 @@ describe("makeCertificate", () => {
     expect(sqlite.body.conformant).toBe(true)
   })
 
-  it("lists the situations no scenario reached, and says so in its HTML", () => {
+  it("is not conformant when a named situation was never reached, even with every requirement held", () => {
     const report = makeReport()
     const withCoverage = (unreachedCount: number) => ({
       ...report,
@@ -77,12 +77,18 @@ describe("makeCertificate", () => {
       }))
     })
     const reached = certify({ adapter: "sqlite", report: withCoverage(3) })
+    expect(reached.body.conformant).toBe(true)
     expect(reached.body.coverage).toEqual([{ subject: "alarms", situations: 2, reached: 2, unreached: [] }])
-    expect(renderCertificateHtml(reached)).not.toContain("never reached")
     const unreached = certify({ adapter: "sqlite", report: withCoverage(0) })
+    expect(unreached.body.conformant).toBe(false)
     expect(unreached.body.coverage?.[0]?.unreached).toEqual(["parkReportLost"])
-    expect(renderCertificateHtml(unreached)).toContain("some situations were never reached")
-    expect(renderCertificateHtml(unreached)).toContain("never reached: parkReportLost")
+    expect(renderCertificateHtml(unreached)).toContain("Not conformant: some situations were never reached")
+    const verified = verifyCertificate(roundTrip(unreached), SUITE)
+    expect(verified.ok && verified.conformant).toBe(false)
+    // A body edited to claim conformance fails its digest; resealed, the unreached list still decides.
+    const forged = sealCertificate({ ...unreached.body, conformant: true })
+    const forgedResult = verifyCertificate(roundTrip(forged), SUITE)
+    expect(forgedResult.ok && forgedResult.conformant).toBe(false)
   })
 
   it("refuses to guess the adapter of a multi-adapter report", () => {
