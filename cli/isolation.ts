@@ -283,16 +283,18 @@ export const loadIsolatedAdapter = (specifier: string, options: IsolationOptions
   })
 
 /**
- * Resolves `--adapter` values: built-in names in-process (`resolveAdaptersFor`), module paths each in
- * a child process of its own (`loadIsolatedAdapter`), in the order given. The children are killed when
- * the calling scope closes.
+ * Resolves `--adapter` values, in the order given: module paths each in a child process of its own
+ * (`loadIsolatedAdapter`); built-in names in-process (`resolveAdaptersFor`), except those in
+ * `isolateBuiltIns`, which get a child too (so two adapters checked side by side use two cores). The
+ * children are killed when the calling scope closes.
  */
 export const resolveIsolatedAdapters = (
   specifiers: ReadonlyArray<string>,
   binding: ImplementationBinding | undefined,
-  options: Omit<IsolationOptions, "implementation">
+  options: Omit<IsolationOptions, "implementation">,
+  isolateBuiltIns: ReadonlySet<string> = new Set()
 ): Effect.Effect<ReadonlyArray<AdapterDefinition>, AdapterError | UsageError, Scope.Scope> =>
   Effect.forEach(specifiers, (specifier) =>
-    looksLikeModulePath(specifier)
+    looksLikeModulePath(specifier) || isolateBuiltIns.has(specifier)
       ? loadIsolatedAdapter(specifier, binding === undefined ? options : { ...options, implementation: binding.modulePath })
       : Effect.map(resolveAdaptersFor([specifier], binding), (definitions) => definitions[0]!))

@@ -15,7 +15,7 @@ import type { AdapterHang } from "../harness/Deadline.ts"
 import type { SubjectSuite } from "../harness/Suite.ts"
 import { missingCapabilities, runProperty } from "../harness/Runner.ts"
 import { suites } from "../properties/registry.ts"
-import { loadAdapterModule } from "./adapterRegistry.ts"
+import { loadAdapterModule, loadBuiltInAdapter, looksLikeModulePath } from "./adapterRegistry.ts"
 import { bindSuites, loadImplementationModule } from "./implementation.ts"
 import { type ChildAnswer, encodeError, type FromChild, type ToChild, type WireRunRequest } from "./isolationProtocol.ts"
 
@@ -46,7 +46,10 @@ const notReady = (what: string): ChildAnswer =>
 
 const load = (message: Extract<ToChild, { type: "load" }>) =>
   Effect.gen(function*() {
-    const definition = yield* loadAdapterModule(message.specifier, message.cwd)
+    // A module path is a vendor's adapter; a name is a built-in `run` isolated to use another core.
+    const definition = looksLikeModulePath(message.specifier)
+      ? yield* loadAdapterModule(message.specifier, message.cwd)
+      : yield* loadBuiltInAdapter(message.specifier)
     const binding = message.implementation === undefined ? undefined : yield* loadImplementationModule(message.implementation, message.cwd)
     state.definition = definition
     state.suites = binding === undefined ? suites : bindSuites(suites, binding)

@@ -17,6 +17,7 @@ import { findSuite, subjectNames, suites } from "../../properties/registry.ts"
 import { bindSuites, loadImplementationModule } from "../implementation.ts"
 import type { CliIo } from "../io.ts"
 import { resolveIsolatedAdapters } from "../isolation.ts"
+import { builtInsToIsolate } from "../adapterRegistry.ts"
 import { type RunOptions, UsageError } from "../options.ts"
 import { progressPrinter } from "../progress.ts"
 import { recordReplayOrigins } from "../replayOrigin.ts"
@@ -72,11 +73,12 @@ export const runCommand = (options: RunOptions, io: CliIo) =>
         hint: `add ${binding.subject} to --subject, or drop --subject`
       })
     }
+    const adapterConcurrency = runAdapterConcurrency(options.adapters.length)
     const adapters = yield* resolveIsolatedAdapters(options.adapters, binding, {
       cwd: io.cwd,
       env: io.env,
       ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs })
-    })
+    }, builtInsToIsolate(options.adapters, adapterConcurrency))
     const adapterErrors: Array<AdapterProblem> = []
     const found = yield* runConformance({
       kind: "run",
@@ -88,7 +90,7 @@ export const runCommand = (options: RunOptions, io: CliIo) =>
       ...(options.timeLimitMsPerProperty === undefined ? {} : { timeLimitMsPerProperty: options.timeLimitMsPerProperty }),
       ...(options.runTimeoutMs === undefined ? {} : { runTimeoutMs: options.runTimeoutMs }),
       onEvent: collectingEvents(progressPrinter(io, { quiet: options.quiet }), adapterErrors),
-      adapterConcurrency: runAdapterConcurrency(adapters.length),
+      adapterConcurrency,
       ...(options.checkDeterminism ? { checkDeterminism: true } : {}),
       ...(options.shard === undefined ? {} : { shard: options.shard })
     })
