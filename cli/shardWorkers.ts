@@ -38,23 +38,46 @@ export const workerArguments = (options: RunOptions, shard: string, outDir: stri
   "--quiet"
 ]
 
+/** The arguments of one worker: quiet only when the run is (a worker's progress is relayed, prefixed). */
+const workerCommandLine = (options: RunOptions, shard: string, outDir: string): ReadonlyArray<string> => {
+  const args = workerArguments(options, shard, outDir)
+  return options.quiet ? args : args.filter((arg) => arg !== "--quiet")
+}
+
 interface WorkerExit {
   readonly code: number
   readonly stderr: string
 }
 
-/** Starts one worker; resolves when it exits. The returned child is killed if the run is interrupted. */
-const startWorker = (args: ReadonlyArray<string>, io: CliIo): { readonly child: ChildProcess; readonly exited: Promise<WorkerExit> } => {
+/**
+ * Starts one worker; resolves when it exits. The returned child is killed if the run is interrupted.
+ * `relay`, when given, receives each complete line the worker writes to stderr (its progress).
+ */
+const startWorker = (
+  args: ReadonlyArray<string>,
+  io: CliIo,
+  relay?: (line: string) => void
+): { readonly child: ChildProcess; readonly exited: Promise<WorkerExit> } => {
   // Each worker writes its own report; only the merged one goes to the step summary.
   const env = { ...io.env, GITHUB_STEP_SUMMARY: "" }
   const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN, ...args], { cwd: io.cwd, env, stdio: ["ignore", "ignore", "pipe"] })
   let stderr = ""
+  let partialLine = ""
   child.stderr?.on("data", (chunk: Buffer) => {
-    if (stderr.length < MAX_STDERR_CHARS) stderr += chunk.toString("utf8")
+    const text = chunk.toString("utf8")
+    // The last characters are kept: the error line a worker dies with comes last.
+    stderr = (stderr + text).slice(-MAX_STDERR_CHARS)
+    if (relay === undefined) return
+    const lines = (partialLine + text).split("\n")
+    partialLine = (lines.pop() ?? "").slice(-MAX_STDERR_CHARS)
+    lines.forEach(relay)
   })
   const exited = new Promise<WorkerExit>((done) => {
     child.on("error", (error) => done({ code: -1, stderr: `${stderr}${error.message}` }))
-    child.on("close", (code) => done({ code: code ?? -1, stderr }))
+    child.on("close", (code) => {
+      if (relay !== undefined && partialLine !== "") relay(partialLine)
+      done({ code: code ?? -1, stderr })
+    })
   })
   return { child, exited }
 }
@@ -72,7 +95,11 @@ export const runWorkers = (options: RunOptions, io: CliIo): Effect.Effect<Confor
       Effect.gen(function*() {
         const count = options.workers ?? 1
         const outDirs = Array.from({ length: count }, (_, i) => join(folder, `shard-${i + 1}`))
-        const workers = outDirs.map((outDir, i) => startWorker(workerArguments(options, `${i + 1}/${count}`, outDir), io))
+        const workers = outDirs.map((outDir, i) => {
+          const shard = `${i + 1}/${count}`
+          const relay = options.quiet ? undefined : (line: string) => io.stderr(`[worker ${shard}] ${line}\n`)
+          return startWorker(workerCommandLine(options, shard, outDir), io, relay)
+        })
         if (!options.quiet) io.stderr(`durable-conformance: ${count} workers started (run --shard k/${count} each)\n`)
         const exits = yield* Effect.promise(() => Promise.all(workers.map((worker) => worker.exited))).pipe(
           Effect.onInterrupt(() => Effect.sync(() => workers.forEach((worker) => worker.child.kill())))

@@ -129,11 +129,19 @@ describe("run --shard and --workers usage", () => {
     })
   }
 
-  it("run --workers 2 writes the report of --workers 1", async () => {
-    const args = ["run", "--adapter", "sqlite", "--subject", "adapter", "--runs", "6", "--seed", "11", "--quiet"]
-    const one = await runCli([...args, "--out", "one"])
+  it("run --workers 2 writes the report of --workers 1, with each worker's progress prefixed", async () => {
+    const args = ["run", "--adapter", "sqlite", "--subject", "adapter", "--runs", "6", "--seed", "11"]
+    const one = await runCli([...args, "--quiet", "--out", "one"])
     const two = await runCli([...args, "--workers", "2", "--out", "two"], { cwd: one.cwd, env: process.env })
-    expect(two.stderr).toBe("")
+    const progressLines = two.stderr.trim().split("\n")
+    expect(progressLines[0]).toBe("durable-conformance: 2 workers started (run --shard k/2 each)")
+    for (const shard of ["1/2", "2/2"]) {
+      const finished = progressLines.filter((line) => line.startsWith(`[worker ${shard}]   adapter/`) && line.includes(" x sqlite: pass ("))
+      expect(finished.length, shard).toBeGreaterThan(0)
+    }
+    expect(progressLines.slice(1).every((line) => /^\[worker [12]\/2\] /.test(line))).toBe(true)
+    const quiet = await runCli([...args, "--quiet", "--workers", "2", "--out", "quiet"], { cwd: one.cwd, env: process.env })
+    expect(quiet.stderr).toBe("")
     expect(two.code).toBe(one.code)
     expect(withoutWallClock(read(join(one.cwd, "two"), "report.json"))).toBe(withoutWallClock(read(join(one.cwd, "one"), "report.json")))
   }, 120_000)
