@@ -6,21 +6,13 @@
 import { createServer, type Server, type Socket } from "node:net"
 import { Effect, Exit, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { AdapterError, type StorageAdapter } from "../../adapters/contract.ts"
+import { describe, expect, inject, it } from "vitest"
+import { AdapterError } from "../../adapters/contract.ts"
 import { makePostgresAdapter, MAX_CONNECTIONS_PER_OPEN, redactConnectionString } from "../../adapters/postgres/index.ts"
 import { pickFreeLoopbackPort } from "../../adapters/postgres/embedded.ts"
+import { usePostgresAdapter } from "../support/nodeAdapters.ts"
 
-const adapterScope = Scope.makeUnsafe()
-let adapter: StorageAdapter
-
-beforeAll(async () => {
-  adapter = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, adapterScope))
-})
-
-afterAll(async () => {
-  await Effect.runPromise(Scope.close(adapterScope, Exit.void))
-})
+const postgres = usePostgresAdapter()
 
 /** Runs `effect` with live services and its own scope. */
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>): Promise<A> => Effect.runPromise(Effect.scoped(effect))
@@ -41,7 +33,7 @@ describe("postgres adapter: identity", () => {
   })
 
   it("fingerprints the live engine and declares every capability", async () => {
-    const fingerprint = await Effect.runPromise(adapter.fingerprint)
+    const fingerprint = await Effect.runPromise(postgres().fingerprint)
     expect(fingerprint.name).toBe("postgres")
     expect(fingerprint.engine).toBe("postgres")
     expect(fingerprint.dialect).toBe("postgres")
@@ -60,7 +52,7 @@ describe("postgres adapter: identity", () => {
 describe("postgres adapter: open and close", () => {
   it("opens an empty database with the platform alarm table, and drops it when the scope closes", async () => {
     const name = await run(Effect.gen(function*() {
-      const db = yield* adapter.open()
+      const db = yield* postgres().open()
       const tables = yield* db.sql<{ readonly table_name: string }>`
         SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name`
       expect(tables.map((row) => row.table_name)).toEqual(["dc_platform_alarm"])
@@ -68,14 +60,14 @@ describe("postgres adapter: open and close", () => {
       expect(db.connections[0]).toBe(db.sql)
       return yield* currentSchema(db.sql)
     }))
-    const stillThere = await run(Effect.flatMap(adapter.open(), (db) => schemaExists(db.sql, name)))
+    const stillThere = await run(Effect.flatMap(postgres().open(), (db) => schemaExists(db.sql, name)))
     expect(stillThere).toBe(false)
   })
 
   it("isolates concurrent opens from each other and from earlier ones", async () => {
     await run(Effect.gen(function*() {
-      const first = yield* adapter.open()
-      const second = yield* adapter.open()
+      const first = yield* postgres().open()
+      const second = yield* postgres().open()
       expect(yield* currentSchema(first.sql)).not.toBe(yield* currentSchema(second.sql))
       yield* first.sql`CREATE TABLE items (id INTEGER PRIMARY KEY)`
       yield* first.sql`INSERT INTO items VALUES (1)`
@@ -85,7 +77,7 @@ describe("postgres adapter: open and close", () => {
       expect(yield* first.platformAlarm.get).toBeNull()
     }))
     await run(Effect.gen(function*() {
-      const later = yield* adapter.open()
+      const later = yield* postgres().open()
       const seen = yield* later.sql<{ readonly t: string | null }>`SELECT to_regclass('items')::text AS t`
       expect(seen[0]!.t).toBeNull()
       expect(yield* later.platformAlarm.get).toBeNull()
@@ -93,7 +85,7 @@ describe("postgres adapter: open and close", () => {
   })
 
   it("refuses a connection count outside 1..MAX_CONNECTIONS_PER_OPEN with a clear error", async () => {
-    const error = await run(Effect.flip(adapter.open({ connections: MAX_CONNECTIONS_PER_OPEN + 1 })))
+    const error = await run(Effect.flip(postgres().open({ connections: MAX_CONNECTIONS_PER_OPEN + 1 })))
     expect(error).toBeInstanceOf(AdapterError)
     expect(error.hint).toContain(String(MAX_CONNECTIONS_PER_OPEN))
   })
@@ -109,7 +101,7 @@ describe("postgres adapter: open and close", () => {
         expect(yield* db.platformAlarm.get).toBe(7)
         return rows[0]!.name
       }))
-      const other = yield* adapter.open()
+      const other = yield* postgres().open()
       const left = yield* other.sql<{ readonly n: number }>`SELECT count(*) AS n FROM pg_database WHERE datname = ${name}`
       expect(left[0]!.n).toBe(0)
     }))
@@ -119,7 +111,7 @@ describe("postgres adapter: open and close", () => {
 describe("postgres adapter: independent connections", () => {
   it("runs transactions on separate sessions: uncommitted writes are invisible to the other connection", async () => {
     await run(Effect.gen(function*() {
-      const db = yield* adapter.open({ connections: 2 })
+      const db = yield* postgres().open({ connections: 2 })
       const [writer, reader] = [db.connections[0]!, db.connections[1]!]
       yield* writer`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`
       const count = reader<{ readonly n: number }>`SELECT count(*) AS n FROM notes`.pipe(Effect.map((rows) => rows[0]!.n))
@@ -143,7 +135,7 @@ describe("postgres adapter: independent connections", () => {
 
   it("rolls back a failed transaction and supports savepoints", async () => {
     await run(Effect.gen(function*() {
-      const db = yield* adapter.open()
+      const db = yield* postgres().open()
       yield* db.sql`CREATE TABLE kv (k TEXT PRIMARY KEY, v BIGINT NOT NULL)`
       const failed = yield* db.sql.withTransaction(Effect.gen(function*() {
         yield* db.sql`INSERT INTO kv VALUES ('a', 1)`
@@ -168,7 +160,7 @@ describe("postgres adapter: independent connections", () => {
 describe("postgres adapter: types and errors", () => {
   it("round-trips BIGINT as exact numbers within ±(2^53-1), and as bigint beyond", async () => {
     await run(Effect.gen(function*() {
-      const db = yield* adapter.open()
+      const db = yield* postgres().open()
       yield* db.sql`CREATE TABLE big (id INTEGER PRIMARY KEY, v BIGINT NOT NULL)`
       const values = [0, 1, -1, 2 ** 31, 2 ** 40 + 7, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 1_767_225_600_000]
       for (const [index, value] of values.entries()) yield* db.sql`INSERT INTO big VALUES (${index}, ${value})`
@@ -186,7 +178,7 @@ describe("postgres adapter: types and errors", () => {
 
   it("surfaces unique violations as the UniqueViolation reason", async () => {
     const error = await run(Effect.gen(function*() {
-      const db = yield* adapter.open()
+      const db = yield* postgres().open()
       yield* db.sql`CREATE TABLE u (k TEXT PRIMARY KEY)`
       yield* db.sql`INSERT INTO u VALUES ('x')`
       return yield* Effect.flip(db.sql`INSERT INTO u VALUES ('x')`)

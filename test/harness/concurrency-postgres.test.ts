@@ -19,14 +19,13 @@
  * Cannot deadlock: each transaction locks one row only; every statement has `lock_timeout`, and each
  * case is bounded by `CASE_TIMEOUT`.
  */
-import { Duration, Effect, Exit, Fiber, Scope } from "effect"
+import { Duration, Effect, Exit, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { StorageAdapter } from "../../adapters/contract.ts"
-import { makePostgresAdapter } from "../../adapters/postgres/index.ts"
+import { describe, expect, it } from "vitest"
 import { hookPoint, labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
 import { releaseOrderArbitrary, runInterleaved } from "../../harness/Interleaving.ts"
+import { usePostgresAdapter } from "../support/nodeAdapters.ts"
 
 /** Bound on one generated case (open, choreography, close). */
 const CASE_TIMEOUT = Duration.seconds(30)
@@ -45,16 +44,7 @@ interface Observed {
   otherStatusAfterRelease?: string
 }
 
-const adapterScope = Scope.makeUnsafe()
-let adapter: StorageAdapter
-
-beforeAll(async () => {
-  adapter = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, adapterScope))
-})
-
-afterAll(async () => {
-  await Effect.runPromise(Scope.close(adapterScope, Exit.void))
-})
+const postgres = usePostgresAdapter()
 
 /** One transaction's read-modify-write, with hook points before taking and after holding the row lock. */
 const readModifyWrite = (
@@ -122,7 +112,7 @@ interface Outcome {
 /** Runs one generated case: pause both, release in `order`, the second blocking on the first's lock. */
 const runCase = (testCase: Case) =>
   Effect.scoped(Effect.gen(function*() {
-    const db = yield* adapter.open({ connections: 3 })
+    const db = yield* postgres().open({ connections: 3 })
     const observer = db.connections[2]!
     yield* setUpCounter(db.sql, testCase.start)
     const hooks = yield* makeScriptedHooks
@@ -221,7 +211,7 @@ describe("concurrency engine on postgres", () => {
         fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 })),
         async (order, digits) => {
           const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-            const db = yield* adapter.open({ connections: 2 })
+            const db = yield* postgres().open({ connections: 2 })
             yield* setUpCounter(db.sql, 0)
             const hooks = yield* makeScriptedHooks
             const observed: [Observed, Observed] = [{}, {}]

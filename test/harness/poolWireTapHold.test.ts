@@ -10,11 +10,9 @@
  * - the gate's scenarios of `pool/model` really hold replies and deliver notifications.
  */
 import * as Reactivity from "effect/reactivity/Reactivity"
-import { Effect, Exit, Fiber, Scope } from "effect"
+import { Effect, Fiber } from "effect"
 import * as fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { StorageAdapter } from "../../adapters/contract.ts"
-import { makePostgresAdapter } from "../../adapters/postgres/index.ts"
+import { describe, expect, it } from "vitest"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../../harness/Budget.ts"
 import { propertySeed } from "../../harness/Conformance.ts"
 import type { Json } from "../../harness/Property.ts"
@@ -24,26 +22,20 @@ import type { PoolCommand } from "../../models/pool/index.ts"
 import { tappedPoolConfig } from "../../properties/pool/connection.ts"
 import { poolSuite } from "../../properties/pool/index.ts"
 import { shippedPool } from "../../subjects/pool/index.ts"
+import { usePostgresAdapter } from "../support/nodeAdapters.ts"
 
-const scope = Scope.makeUnsafe()
-let adapter: StorageAdapter
-beforeAll(async () => {
-  adapter = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, scope))
-}, 120_000)
-afterAll(async () => {
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-})
+const postgres = usePostgresAdapter()
 
 const start = (kind: "acquire" | "transaction" | "listen" | "borrow" | "notify", extra: Partial<Extract<PoolCommand, { op: "start" }>> = {}): PoolCommand =>
   ({ op: "start", kind, retry: false, failing: false, longChannel: false, inside: null, ...extra })
 
 const runScenario = (maxConnections: number, commands: ReadonlyArray<PoolCommand>) =>
-  Effect.runPromise(executeScenario(poolSuite().properties[0]!, adapter, { maxConnections, commands } as unknown as Json))
+  Effect.runPromise(executeScenario(poolSuite().properties[0]!, postgres(), { maxConnections, commands } as unknown as Json))
 
 describe("PostgresWireTap.holdReply", () => {
   it("keeps the server's answer from the client until released, then hands over exactly that answer", async () => {
     await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const database = yield* adapter.open({ connections: 1 })
+      const database = yield* postgres().open({ connections: 1 })
       const tapped = tappedPoolConfig(database.sql, 1)!
       yield* Effect.addFinalizer(() => Effect.sync(() => tapped.tap.close()))
       const pool = yield* shippedPool.boundedPool(tapped.config).pipe(Effect.provide(Reactivity.layer))
@@ -87,11 +79,11 @@ describe("pool scenarios with replies held and notifications delivered", () => {
 
   it("the gate's pool/model scenarios hold replies of statements and COMMITs and deliver notifications", async () => {
     const property = poolSuite().properties[0]!
-    const scenarios = fc.sample(property.scenario(adapter.capabilities), { numRuns: DEFAULT_RUNS, seed: propertySeed(DEFAULT_SEED, property.id, "postgres") })
+    const scenarios = fc.sample(property.scenario(postgres().capabilities), { numRuns: DEFAULT_RUNS, seed: propertySeed(DEFAULT_SEED, property.id, "postgres") })
     const operations = new Map<string, number>()
     let deliveries = 0
     for (const scenario of scenarios) {
-      const trace = await Effect.runPromise(executeScenario(property, adapter, scenario as never))
+      const trace = await Effect.runPromise(executeScenario(property, postgres(), scenario as never))
       expect(trace.divergence ?? null, JSON.stringify(trace.divergence)).toBeNull()
       for (const step of trace.steps) {
         operations.set(step.operation, (operations.get(step.operation) ?? 0) + 1)

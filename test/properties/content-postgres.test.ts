@@ -3,30 +3,20 @@
  * detach run on their own connections against a sweep on another, and the row lock is observed
  * ordering them (`pg_blocking_pids`): CNT-012 passes and was reached, as were (ii) and (iii).
  */
-import { Effect, Exit, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { StorageAdapter } from "../../adapters/contract.ts"
-import { makePostgresAdapter } from "../../adapters/postgres/index.ts"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../../harness/Budget.ts"
 import { propertySeed } from "../../harness/Conformance.ts"
 import { runProperty } from "../../harness/Runner.ts"
 import { contentSuite } from "../../properties/content/index.ts"
+import { usePostgresAdapter } from "../support/nodeAdapters.ts"
 
-const scope = Scope.makeUnsafe()
-let adapter: StorageAdapter
-
-beforeAll(async () => {
-  adapter = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, scope))
-})
-
-afterAll(async () => {
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-})
+const postgres = usePostgresAdapter()
 
 describe("content races on postgres", () => {
   it("truly concurrent races pass, and the row lock is seen ordering them", async () => {
     const property = contentSuite().properties.find((candidate) => candidate.id === "content/races")!
-    const run = await Effect.runPromise(runProperty({ property, adapter, seed: propertySeed(DEFAULT_SEED, property.id, adapter.name), runs: DEFAULT_RUNS }))
+    const run = await Effect.runPromise(runProperty({ property, adapter: postgres(), seed: propertySeed(DEFAULT_SEED, property.id, postgres().name), runs: DEFAULT_RUNS }))
     expect(run.verdict, JSON.stringify(run).slice(0, 2000)).toBe("pass")
     expect(run.covered["CNT-012"] ?? 0).toBeGreaterThan(0)
     expect(run.covered["CNT-010"] ?? 0).toBeGreaterThan(0)

@@ -11,30 +11,22 @@ import { Clock, Deferred, Duration, Effect, Exit, Fiber, Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
 import { TestClock } from "effect/testing"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { StorageAdapter } from "../../adapters/contract.ts"
-import { makePostgresAdapter } from "../../adapters/postgres/index.ts"
+import { describe, expect, it } from "vitest"
 import type { PostgresWireTap } from "../../harness/PostgresWireTap.ts"
 import { tappedPoolConfig } from "../../properties/pool/connection.ts"
 import type { BoundedPoolClient } from "../../subjects/pool/api.ts"
 import { isPoolRefusal, POOL_WAITERS, poolRefusal, PoolRefused, shippedPool } from "../../subjects/pool/index.ts"
 import { retryDelayMs } from "../../subjects/pool/retry.ts"
+import { usePostgresAdapter } from "../support/nodeAdapters.ts"
 
-const scope = Scope.makeUnsafe()
-let adapter: StorageAdapter
-beforeAll(async () => {
-  adapter = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, scope))
-})
-afterAll(async () => {
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-})
+const postgres = usePostgresAdapter()
 
 const TEST_TIMEOUT_MS = 30_000
 
 /** Runs `body` with a fresh tapped pool of `maxConnections` under a virtual clock. */
 const withPool = <A>(maxConnections: number, body: (pool: BoundedPoolClient, tap: PostgresWireTap) => Effect.Effect<A, unknown, Scope.Scope>) =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const database = yield* adapter.open()
+    const database = yield* postgres().open()
     const tapped = tappedPoolConfig(database.sql, maxConnections)!
     const pool = yield* shippedPool.boundedPool(tapped.config).pipe(Effect.provide(Reactivity.layer))
     return yield* body(pool, tapped.tap)

@@ -26,3 +26,22 @@ export const useNodeAdapters = (): Record<string, StorageAdapter> => {
   })
   return adapters
 }
+
+/**
+ * The postgres adapter alone for a test file (the server the vitest globalSetup started): built in
+ * `beforeAll`, closed in `afterAll`. Returns its getter, which throws when called before `beforeAll` ran.
+ */
+export const usePostgresAdapter = (): (() => StorageAdapter) => {
+  const scope = Scope.makeUnsafe()
+  let adapter: StorageAdapter | undefined
+  beforeAll(async () => {
+    adapter = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, scope))
+  }, 120_000)
+  afterAll(async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+  })
+  return () => {
+    if (adapter === undefined) throw new Error("usePostgresAdapter: the adapter is used before beforeAll ran")
+    return adapter
+  }
+}

@@ -6,11 +6,9 @@
  * scenarios the server showed a runner's transaction waiting on the other's row lock
  * (`pg_blocking_pids`) and both open at once with their writes done (`pg_stat_activity`).
  */
-import { Effect, Exit, Scope } from "effect"
+import { Effect } from "effect"
 import * as fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { StorageAdapter } from "../../../adapters/contract.ts"
-import { makePostgresAdapter } from "../../../adapters/postgres/index.ts"
+import { describe, expect, it } from "vitest"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../../../harness/Budget.ts"
 import { propertySeed } from "../../../harness/Conformance.ts"
 import { catchKnownBad, misattributed, sameDivergence } from "../../../harness/knownBad.ts"
@@ -18,32 +16,26 @@ import { executeScenario } from "../../../harness/Runner.ts"
 import { cronSuite } from "../../../properties/cron/index.ts"
 import { concurrentKnownBadCrons } from "./concurrent.ts"
 import { CRON_PROPERTY_ORDER } from "./expectations.ts"
+import { usePostgresAdapter } from "../../support/nodeAdapters.ts"
 
 /** Bound on a minimized counterexample of a concurrent known-bad (measured: 5 steps). */
 const MAX_CONCURRENT_STEPS = 8
 const TIMEOUT_MS = 600_000
 
-const scope = Scope.makeUnsafe()
-let adapter: StorageAdapter
-beforeAll(async () => {
-  adapter = await Effect.runPromise(Scope.provide(makePostgresAdapter().make, scope))
-}, 120_000)
-afterAll(async () => {
-  await Effect.runPromise(Scope.close(scope, Exit.void))
-})
+const postgres = usePostgresAdapter()
 
 describe("known-bad cron caught only by concurrent claims, on postgres", () => {
   it("each is caught, attributed to a requirement it breaks, with a short counterexample that replays", async () => {
     for (const bad of concurrentKnownBadCrons) {
       const suite = cronSuite(bad.implementation)
-      const result = await Effect.runPromise(catchKnownBad({ suite, adapter, propertyOrder: CRON_PROPERTY_ORDER, stopAfterFailures: 1 }))
+      const result = await Effect.runPromise(catchKnownBad({ suite, adapter: postgres(), propertyOrder: CRON_PROPERTY_ORDER, stopAfterFailures: 1 }))
       expect(result.caught, bad.name).toBe(true)
       expect(misattributed(bad, result.counterexamples), bad.name).toEqual([])
       for (const counterexample of result.counterexamples) {
         expect(counterexample.trace.steps.length, JSON.stringify(counterexample.scenario)).toBeLessThanOrEqual(MAX_CONCURRENT_STEPS)
         expect(counterexample.trace.steps.some((step) => step.operation === "race"), bad.name).toBe(true)
         const property = suite.properties.find((entry) => entry.id === counterexample.propertyId)!
-        const again = await Effect.runPromise(executeScenario(property, adapter, counterexample.scenario))
+        const again = await Effect.runPromise(executeScenario(property, postgres(), counterexample.scenario))
         expect(sameDivergence(counterexample.divergence, again.divergence), bad.name).toBe(true)
       }
     }
@@ -51,10 +43,10 @@ describe("known-bad cron caught only by concurrent claims, on postgres", () => {
 
   it("the shipped implementation's races really overlap on the server: lock waits and open transactions seen", async () => {
     const property = cronSuite().properties[0]!
-    const scenarios = fc.sample(property.scenario(adapter.capabilities), { numRuns: DEFAULT_RUNS, seed: propertySeed(DEFAULT_SEED, property.id, "postgres") })
+    const scenarios = fc.sample(property.scenario(postgres().capabilities), { numRuns: DEFAULT_RUNS, seed: propertySeed(DEFAULT_SEED, property.id, "postgres") })
     const evidence: Record<string, number> = {}
     for (const scenario of scenarios) {
-      const trace = await Effect.runPromise(executeScenario(property, adapter, scenario as never))
+      const trace = await Effect.runPromise(executeScenario(property, postgres(), scenario as never))
       expect(trace.divergence ?? null, JSON.stringify(trace.divergence)).toBeNull()
       for (const step of trace.steps.filter((entry) => entry.operation === "race")) {
         const overlap = String((step.implementationState as { readonly overlap?: unknown } | undefined)?.overlap)
