@@ -8,6 +8,7 @@
  *    per wall second.
  * 3. Per known-bad alarms implementation and adapter: runs and wall time to detect it.
  * 4. Per adapter, the storage faults `alarms/faults` really injects per scenario, by kind.
+ * 9. Mutants killed per minute of gate time (known-bads measured here; Stryker's recorded by `npm run mutation`).
  * 5-8. The content, clocks, cron and pool subjects (`bench/subjects.ts`): checked vs implementation-only
  *    throughput, time to detect each known-bad, content's sweep cost by candidates on postgres, cron's
  *    model `next` vs croner, the bounded pool vs the driver's pool.
@@ -27,6 +28,8 @@ import { rawPostgresWorkload } from "./postgres.ts"
 import { benchAlarmsThroughput, type ThroughputResult } from "./throughput.ts"
 import { detectKnownBad, type DetectionResult } from "./knownBad.ts"
 import { benchFaultCoverage, type FaultCoverage } from "./faults.ts"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { makeDoSqliteAdapterDefinition } from "../hosts/do-sqlite/host.ts"
 import { benchSubjects } from "./subjects.ts"
@@ -79,6 +82,23 @@ const printFaults = (results: ReadonlyArray<FaultCoverage>) => {
   }
 }
 
+/**
+ * Mutants killed per minute of gate time: the hand-seeded ones (the alarms known-bads of section 3,
+ * measured in this run) and Stryker's, as the last `npm run mutation` of each subject recorded them
+ * (`mutation/<subject>.rate.json`, with its date: a mutation run takes hours, so the bench does not repeat it).
+ */
+const printKillRates = (detections: ReadonlyArray<DetectionResult>) => {
+  console.log("\n9. Mutants killed per minute of gate time")
+  const caught = detections.filter((detection) => detection.caught).length
+  const minutes = detections.reduce((sum, detection) => sum + detection.wallMs, 0) / 60_000
+  console.log(`known-bad alarms (this run):  ${caught} of ${detections.length} caught in ${minutes.toFixed(2)} min of searching: ${minutes === 0 ? "n/a" : (caught / minutes).toFixed(1)} per minute`)
+  const folder = fileURLToPath(new URL("../mutation/", import.meta.url))
+  for (const file of existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith(".rate.json")).sort() : []) {
+    const rate = JSON.parse(readFileSync(join(folder, file), "utf8")) as { date: string; detectedThisRun: number; wallMinutes: number; killedPerMinute: number }
+    console.log(`Stryker, ${file.replace(".rate.json", "").padEnd(8)} (recorded ${rate.date}): ${rate.detectedThisRun} killed in ${rate.wallMinutes} min: ${rate.killedPerMinute} per minute`)
+  }
+}
+
 const main = Effect.scoped(Effect.gen(function*() {
   const started = performance.now()
   const adapters: Array<StorageAdapter> = []
@@ -113,8 +133,8 @@ const main = Effect.scoped(Effect.gen(function*() {
   if (chosen.has("do-sqlite")) {
     console.log("\n(do-sqlite: its SQL runs inside workerd, so sections 1 and 2 have no raw-driver or in-process numbers for it; section 3 runs it through the Miniflare host)")
   }
+  const detections: Array<DetectionResult> = []
   if (!skipKnownBad) {
-    const detections: Array<DetectionResult> = []
     for (const adapter of adapters) detections.push(...(yield* detectKnownBad(adapter)))
     if (chosen.has("do-sqlite")) {
       const hosted = yield* makeDoSqliteAdapterDefinition({ extraSuitesModule: KNOWN_BAD_SUITES_MODULE }).make
@@ -123,6 +143,7 @@ const main = Effect.scoped(Effect.gen(function*() {
     printDetection(detections)
   }
   yield* benchSubjects({ adapters, postgres, quick, skipKnownBad })
+  if (!skipKnownBad) printKillRates(detections)
   console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s (${process.version}, ${process.platform}/${process.arch})`)
 }))
 

@@ -91,6 +91,24 @@ const refreshForTestSide = (subject: string, hash: string): void => {
   process.stdout.write(`mutation: the test side changed since the last ${subject} run; ${forgotten} survivors will be tested again\n`)
 }
 
+/** Mutants of the incremental file Stryker detected (killed or timed out); 0 when there is none yet. */
+const detectedMutants = (subject: string): number => {
+  if (!existsSync(incrementalFile(subject))) return 0
+  const report = JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport
+  return Object.values(report.files).reduce((sum, file) => sum + file.mutants.filter((mutant) => mutant.status === "Killed" || mutant.status === "Timeout").length, 0)
+}
+
+/**
+ * Records the kill rate of this run in `mutation/<subject>.rate.json` (read by `npm run bench`): the
+ * mutants detected by this run (not reused from the incremental file) per minute of its wall time.
+ */
+const recordKillRate = (subject: string, detectedThisRun: number, wallMs: number): string => {
+  const perMinute = wallMs <= 0 ? 0 : detectedThisRun / (wallMs / 60_000)
+  const record = { date: new Date().toISOString().slice(0, 10), detectedThisRun, wallMinutes: Number((wallMs / 60_000).toFixed(1)), killedPerMinute: Number(perMinute.toFixed(2)) }
+  writeFileSync(join(MUTATION_DIR, `${subject}.rate.json`), `${JSON.stringify(record, null, 2)}\n`)
+  return `${detectedThisRun} mutants killed by this run in ${record.wallMinutes} min: ${record.killedPerMinute} per minute`
+}
+
 const runSubject = (subject: string, args: Args): number => {
   const hash = testSideHash()
   // Survivors are forgotten only on a whole-subject run: with --mutate, Stryker would drop the
@@ -99,13 +117,15 @@ const runSubject = (subject: string, args: Args): number => {
   if (!args.force && whole) refreshForTestSide(subject, hash)
   const stryker = join(ROOT, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js")
   const flags = [...args.mutate.flatMap((glob) => ["--mutate", glob]), ...(args.force ? ["--force"] : [])]
+  const detectedBefore = args.force ? 0 : detectedMutants(subject)
   const startedMs = performance.now()
   const result = spawnSync(process.execPath, [stryker, "run", "stryker.config.mjs", ...flags], {
     cwd: ROOT,
     stdio: "inherit",
     env: { ...process.env, MUTATION_SUBJECT: subject }
   })
-  const minutes = ((performance.now() - startedMs) / 60_000).toFixed(1)
+  const wallMs = performance.now() - startedMs
+  const minutes = (wallMs / 60_000).toFixed(1)
   if (result.status !== 0) {
     process.stderr.write(`mutation: Stryker failed on ${subject} (exit ${result.status ?? result.signal}) after ${minutes} min\n`)
     return 1
@@ -115,7 +135,8 @@ const runSubject = (subject: string, args: Args): number => {
   }
   const report = JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport
   const equivalents = existsSync(join(MUTATION_DIR, "equivalents.md")) ? equivalentKeys(readFileSync(join(MUTATION_DIR, "equivalents.md"), "utf8")) : new Set<string>()
-  process.stdout.write(`\n${summarizeMutationReport(subject, report, equivalents)}\n(${subject}: ${minutes} min)\n`)
+  const rate = recordKillRate(subject, detectedMutants(subject) - detectedBefore, wallMs)
+  process.stdout.write(`\n${summarizeMutationReport(subject, report, equivalents)}\n(${subject}: ${minutes} min; ${rate})\n`)
   return 0
 }
 
