@@ -116,7 +116,8 @@ const runSubject = (subject: string, args: Args): number => {
   const whole = args.mutate.length === 0
   if (!args.force && whole) refreshForTestSide(subject, hash)
   const stryker = join(ROOT, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js")
-  const flags = [...args.mutate.flatMap((glob) => ["--mutate", glob]), ...(args.force ? ["--force"] : [])]
+  // One --mutate with every glob: Stryker keeps only the last of several --mutate flags.
+  const flags = [...(args.mutate.length === 0 ? [] : ["--mutate", args.mutate.join(",")]), ...(args.force ? ["--force"] : [])]
   const detectedBefore = args.force ? 0 : detectedMutants(subject)
   const startedMs = performance.now()
   const result = spawnSync(process.execPath, [stryker, "run", "stryker.config.mjs", ...flags], {
