@@ -8,13 +8,9 @@ import { describe, expect, it } from "vitest"
 import { builtInsToIsolate } from "../../cli/adapterRegistry.ts"
 import { resolveIsolatedAdapters } from "../../cli/isolation.ts"
 import { runConformance } from "../../harness/Conformance.ts"
-import type { ConformanceReport } from "../../harness/RunResult.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import { adapterSuite } from "../../properties/plugins.ts"
-
-/** The report without the fields that measure wall-clock time. */
-const withoutWallClock = (report: ConformanceReport): unknown =>
-  JSON.parse(JSON.stringify(report, (key, value) => (key === "durationMs" || key === "startedAt" || key === "finishedAt" ? undefined : value)))
+import { withoutWallClock } from "../support/wallClock.ts"
 
 const ADAPTERS = ["sqlite", "pglite"]
 

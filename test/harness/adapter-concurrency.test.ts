@@ -8,14 +8,10 @@ import { describe, expect, it } from "vitest"
 import { sqliteAdapter } from "../../adapters/sqlite/index.ts"
 import { runAdapterConcurrency } from "../../cli/commands/run.ts"
 import { type ConformanceOptions, MAX_ADAPTER_CONCURRENCY, runConformance } from "../../harness/Conformance.ts"
-import type { ConformanceReport } from "../../harness/RunResult.ts"
 import { adapterSuite } from "../../properties/plugins.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import { pgliteAdapter } from "../../adapters/pglite/index.ts"
-
-/** The report without the fields that measure wall-clock time. */
-const withoutWallClock = (report: ConformanceReport): unknown =>
-  JSON.parse(JSON.stringify(report, (key, value) => (key === "durationMs" || key === "startedAt" || key === "finishedAt" ? undefined : value)))
+import { withoutWallClock } from "../support/wallClock.ts"
 
 const options = (adapterConcurrency: number): ConformanceOptions => ({
   kind: "run",
