@@ -10,8 +10,10 @@
  * `KILL_GRACE_MS`, and a child that misses its deadline is killed (SIGKILL) and reported as a hang in
  * the phase it was in. After a kill the adapter's remaining properties end at once with the same cause.
  *
- * The built-in adapters stay in-process: their code only waits on their engines, which the in-process
- * deadlines bound.
+ * The built-in adapters run in-process (their code only waits on their engines, which the in-process
+ * deadlines bound), except those `run` isolates so two adapters checked side by side use two cores
+ * (`builtInsToIsolate`): those children are stopped with SIGTERM, so an embedded Postgres server they
+ * started is stopped with them.
  */
 import { type ChildProcess, fork } from "node:child_process"
 import { createRequire } from "node:module"
@@ -47,6 +49,12 @@ export interface IsolationOptions {
   /** Absolute path of the `--implementation` module, loaded in the child too. */
   readonly implementation?: string
   readonly runTimeoutMs?: number
+  /**
+   * The signal that kills the child: SIGKILL (default) for a vendor's module, since a busy loop ignores
+   * every other; SIGTERM for a built-in adapter `run` isolated for parallelism, whose code never spins and
+   * whose SIGTERM handler stops what it started (an embedded Postgres server would outlive a SIGKILL).
+   */
+  readonly killSignal?: "SIGKILL" | "SIGTERM"
 }
 
 /** The answer of a request, or why there is none. */
@@ -55,15 +63,15 @@ type Outcome = ChildAnswer | { readonly type: "idle" } | { readonly type: "exite
 const CHILD_ENTRY = fileURLToPath(new URL("./isolationChild.ts", import.meta.url))
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href
 
-/** Children still alive, killed when the CLI's process exits whatever the path to it. */
-const liveChildren = new Set<ChildProcess>()
+/** Children still alive, with their kill signal: killed when the CLI's process exits whatever the path to it. */
+const liveChildren = new Map<ChildProcess, "SIGKILL" | "SIGTERM">()
 let exitHookInstalled = false
 
 const killAllOnExit = (): void => {
   if (exitHookInstalled) return
   exitHookInstalled = true
   process.once("exit", () => {
-    for (const child of liveChildren) child.kill("SIGKILL")
+    for (const [child, signal] of liveChildren) child.kill(signal)
   })
 }
 
@@ -74,12 +82,14 @@ class AdapterProcess {
   inFlight = false
   exited = false
   stderrTail = ""
+  readonly killSignal: "SIGKILL" | "SIGTERM"
 
   constructor(options: IsolationOptions) {
     killAllOnExit()
     const env = Object.fromEntries(Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined))
     this.child = fork(CHILD_ENTRY, [], { cwd: options.cwd, env, execArgv: ["--import", TSX_LOADER], stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "json" })
-    liveChildren.add(this.child)
+    this.killSignal = options.killSignal ?? "SIGKILL"
+    liveChildren.set(this.child, this.killSignal)
     this.child.stderr?.on("data", (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES)
     })
@@ -92,9 +102,9 @@ class AdapterProcess {
     this.child.channel?.unref()
   }
 
-  /** Kills the child at once (SIGKILL: a busy loop ignores everything else). */
+  /** Kills the child at once with its kill signal (SIGKILL unless it runs a built-in adapter). */
   kill(): void {
-    if (!this.exited) this.child.kill("SIGKILL")
+    if (!this.exited) this.child.kill(this.killSignal)
   }
 
   /** The last line the child wrote on stderr, for an unexpected exit. */
@@ -295,6 +305,8 @@ export const resolveIsolatedAdapters = (
   isolateBuiltIns: ReadonlySet<string> = new Set()
 ): Effect.Effect<ReadonlyArray<AdapterDefinition>, AdapterError | UsageError, Scope.Scope> =>
   Effect.forEach(specifiers, (specifier) =>
-    looksLikeModulePath(specifier) || isolateBuiltIns.has(specifier)
+    looksLikeModulePath(specifier)
       ? loadIsolatedAdapter(specifier, binding === undefined ? options : { ...options, implementation: binding.modulePath })
+      : isolateBuiltIns.has(specifier)
+      ? loadIsolatedAdapter(specifier, { ...options, killSignal: "SIGTERM", ...(binding === undefined ? {} : { implementation: binding.modulePath }) })
       : Effect.map(resolveAdaptersFor([specifier], binding), (definitions) => definitions[0]!))

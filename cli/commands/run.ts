@@ -30,8 +30,9 @@ import { checkOutputs, currentSuiteHash, publishReport } from "../writeReports.t
 /**
  * How many adapters `run` checks side by side: one per core, at most one per adapter. The report is the
  * same whatever this is (each property run has its own seed and virtual clock); only the wall time and
- * the order of progress lines change. On 2 cores the gate's in-process adapters (sqlite, pglite) then
- * overlap with the ones whose work happens in another process (the Postgres server, workerd).
+ * the order of progress lines change. So that two adapters side by side really use two cores, every
+ * built-in adapter that works on the JavaScript thread after the first runs in a child process
+ * (`builtInsToIsolate`).
  */
 export const runAdapterConcurrency = (adapterCount: number, cores: number = availableParallelism()): number =>
   Math.max(1, Math.min(adapterCount, cores, MAX_ADAPTER_CONCURRENCY))
