@@ -19,7 +19,7 @@ import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
-import { equivalentKeys, summarizeMutationReport, type MutationReport } from "./mutationReport.ts"
+import { countMutants, equivalentKeys, summarizeMutationReport, type MutationReport } from "./mutationReport.ts"
 
 const ROOT = process.cwd()
 const MUTATION_DIR = join(ROOT, "mutation")
@@ -94,8 +94,8 @@ const refreshForTestSide = (subject: string, hash: string): void => {
 /** Mutants of the incremental file Stryker detected (killed or timed out); 0 when there is none yet. */
 const detectedMutants = (subject: string): number => {
   if (!existsSync(incrementalFile(subject))) return 0
-  const report = JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport
-  return Object.values(report.files).reduce((sum, file) => sum + file.mutants.filter((mutant) => mutant.status === "Killed" || mutant.status === "Timeout").length, 0)
+  const counts = countMutants(JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport, new Set())
+  return counts.killed + counts.timeout
 }
 
 /**
