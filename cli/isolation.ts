@@ -54,8 +54,11 @@ export interface IsolationOptions {
    * every other; SIGTERM for a built-in adapter `run` isolated for parallelism, whose code never spins and
    * whose SIGTERM handler stops what it started (an embedded Postgres server would outlive a SIGKILL).
    */
-  readonly killSignal?: "SIGKILL" | "SIGTERM"
+  readonly killSignal?: KillSignal
 }
+
+/** How an isolated adapter's child is stopped (see `IsolationOptions.killSignal`). */
+export type KillSignal = "SIGKILL" | "SIGTERM"
 
 /** The answer of a request, or why there is none. */
 type Outcome = ChildAnswer | { readonly type: "idle" } | { readonly type: "exited"; readonly code: number | null; readonly signal: string | null }
@@ -64,7 +67,7 @@ const CHILD_ENTRY = fileURLToPath(new URL("./isolationChild.ts", import.meta.url
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href
 
 /** Children still alive, with their kill signal: killed when the CLI's process exits whatever the path to it. */
-const liveChildren = new Map<ChildProcess, "SIGKILL" | "SIGTERM">()
+const liveChildren = new Map<ChildProcess, KillSignal>()
 let exitHookInstalled = false
 
 const killAllOnExit = (): void => {
@@ -82,7 +85,7 @@ class AdapterProcess {
   inFlight = false
   exited = false
   stderrTail = ""
-  readonly killSignal: "SIGKILL" | "SIGTERM"
+  readonly killSignal: KillSignal
 
   constructor(options: IsolationOptions) {
     killAllOnExit()
