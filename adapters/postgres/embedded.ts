@@ -206,12 +206,27 @@ const spawnOptions = (identity: OsIdentity | undefined) => ({
   stdio: ["ignore", "pipe", "pipe"] as Array<"ignore" | "pipe">
 })
 
+/**
+ * A server being set up or running: its temp dir from the moment it exists, and the process that
+ * currently works in it (`initdb`, then `postgres`) from the moment it is spawned. Tracking starts
+ * before the server is ready, so a process that exits during start-up leaves no orphan behind.
+ */
+interface LiveServer {
+  readonly directory: string
+  child: ChildProcess | undefined
+}
+
+/** Live servers of this process, stopped synchronously by the exit/signal handlers. */
+const live = new Set<LiveServer>()
+let handlersInstalled = false
+
 const runInitdb = (
   binaries: Binaries,
   dataDir: string,
   passwordFile: string,
   identity: OsIdentity | undefined,
-  log: ReturnType<typeof makeLogTail>
+  log: ReturnType<typeof makeLogTail>,
+  server: LiveServer
 ): Promise<void> =>
   new Promise((resolve, reject) => {
     const child = spawn(
@@ -228,6 +243,7 @@ const runInitdb = (
       ],
       spawnOptions(identity)
     )
+    server.child = child
     child.stdout?.on("data", (chunk: Buffer) => log.push(chunk.toString("utf8")))
     child.stderr?.on("data", (chunk: Buffer) => log.push(chunk.toString("utf8")))
     child.once("error", reject)
@@ -248,7 +264,8 @@ const runPostgres = (
   port: number,
   identity: OsIdentity | undefined,
   options: EmbeddedPostgresOptions,
-  log: ReturnType<typeof makeLogTail>
+  log: ReturnType<typeof makeLogTail>,
+  server: LiveServer
 ): Promise<StartedProcess> =>
   new Promise((resolve, reject) => {
     const startedAt = performance.now()
@@ -268,6 +285,7 @@ const runPostgres = (
       ],
       spawnOptions(identity)
     )
+    server.child = child
     let settled = false
     let pending = ""
     const timeoutMs = options.startTimeoutMs ?? 60_000
@@ -312,14 +330,11 @@ const removeDirectory = (directory: string) => {
   }
 }
 
-/** Live servers of this process, stopped synchronously by the exit/signal handlers. */
-const live = new Set<{ readonly child: ChildProcess; readonly directory: string }>()
-let handlersInstalled = false
-
 const killAllNow = () => {
   for (const server of live) {
+    const child = server.child
     // Immediate shutdown: the only thing that can finish while the process is exiting.
-    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGQUIT")
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGQUIT")
     removeDirectory(server.directory)
   }
   live.clear()
@@ -348,6 +363,25 @@ const uninstallExitHandlersWhenIdle = () => {
   process.removeListener("SIGTERM", onSignal)
 }
 
+/** The idempotent `stop` of a ready server: fast shutdown, SIGKILL after a bound, then its directory removed. */
+const stopOnce = (entry: LiveServer, child: ChildProcess): (() => Promise<void>) => {
+  let stopping: Promise<void> | undefined
+  return () =>
+    stopping ??= new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(killTimer)
+        live.delete(entry)
+        removeDirectory(entry.directory)
+        uninstallExitHandlersWhenIdle()
+        resolve()
+      }
+      const killTimer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS)
+      if (child.exitCode !== null || child.signalCode !== null) return finish()
+      child.once("exit", finish)
+      child.kill("SIGINT") // fast shutdown: abort sessions, checkpoint, exit
+    })
+}
+
 /**
  * Starts a fresh embedded PostgreSQL server on a free loopback port in a new temp dir.
  *
@@ -359,6 +393,9 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
   const identity = serverIdentity(options.createOsUser ?? true)
   const binaries = accessibleBinaries(await loadBinaries(), identity)
   const directory = mkdtempSync(join(tmpdir(), "dc-pg-"))
+  const entry: LiveServer = { directory, child: undefined }
+  live.add(entry)
+  installExitHandlers()
   const log = makeLogTail(options.onLog)
   try {
     if (identity !== undefined) chownSync(directory, identity.uid, identity.gid)
@@ -369,7 +406,7 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
     const dataDir = join(directory, "data")
 
     const initStartedAt = performance.now()
-    await runInitdb(binaries, dataDir, passwordFile, identity, log)
+    await runInitdb(binaries, dataDir, passwordFile, identity, log, entry)
     const initMs = performance.now() - initStartedAt
     rmSync(passwordFile, { force: true })
 
@@ -378,34 +415,14 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
       const port = await pickFreeLoopbackPort()
       let started: StartedProcess
       try {
-        started = await runPostgres(binaries, dataDir, port, identity, options, log)
+        started = await runPostgres(binaries, dataDir, port, identity, options, log, entry)
       } catch (error) {
         lastError = error
         // Only a lost port race is worth another try.
         if (/could not bind|address already in use/i.test(String(error))) continue
         throw error
       }
-      const entry = { child: started.child, directory }
-      live.add(entry)
-      installExitHandlers()
-      let stopping: Promise<void> | undefined
-      const stop = () => {
-        stopping ??= new Promise<void>((resolve) => {
-          const child = started.child
-          const finish = () => {
-            clearTimeout(killTimer)
-            live.delete(entry)
-            removeDirectory(directory)
-            uninstallExitHandlersWhenIdle()
-            resolve()
-          }
-          const killTimer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS)
-          if (child.exitCode !== null || child.signalCode !== null) return finish()
-          child.once("exit", finish)
-          child.kill("SIGINT") // fast shutdown: abort sessions, checkpoint, exit
-        })
-        return stopping
-      }
+      const stop = stopOnce(entry, started.child)
       return {
         url: `postgres://${DB_USER}:${password}@127.0.0.1:${port}/postgres`,
         port,
@@ -417,7 +434,9 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
     }
     throw lastError instanceof Error ? lastError : new Error(`could not start postgres: ${String(lastError)}`)
   } catch (error) {
+    live.delete(entry)
     removeDirectory(directory)
+    uninstallExitHandlersWhenIdle()
     throw error
   }
 }

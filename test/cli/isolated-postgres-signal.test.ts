@@ -1,6 +1,7 @@
 /**
  * A built-in adapter `run` isolates for parallelism (postgres after sqlite) starts its embedded Postgres
- * server in the child process; when the CLI is stopped with SIGTERM mid-run, that server is stopped and
+ * server in the child process; when the CLI is stopped with SIGTERM, even while that server is still
+ * starting up (the test stops it the moment the server process appears), the server is stopped and
  * its data directory removed, not left running. (The child notices its parent is gone and exits through
  * its exit handlers. Were the CLI to kill the child itself, for a hang or at its own exit, it uses
  * SIGTERM for isolated built-ins, whose handler stops the server; this test does not reach that path.)
@@ -16,14 +17,14 @@ import { scratchDir } from "./support.ts"
 const WAIT_MS = 90_000
 const POLL_MS = 100
 
-/** Parent pid and command line of every process, read from /proc. */
-const processTable = (): ReadonlyArray<{ readonly pid: number; readonly ppid: number; readonly command: string }> =>
+/** Parent pid, state letter and command line of every process, read from /proc. */
+const processTable = (): ReadonlyArray<{ readonly pid: number; readonly ppid: number; readonly state: string; readonly command: string }> =>
   readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8")
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      const [state = "", ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
       const command = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ")
-      return [{ pid: Number(name), ppid, command }]
+      return [{ pid: Number(name), ppid: Number(ppid), state, command }]
     } catch {
       return [] // the process exited while being read
     }
@@ -49,6 +50,13 @@ const waitFor = async <A>(what: string, probe: () => A | undefined): Promise<A> 
   throw new Error(`gave up after ${WAIT_MS} ms waiting for ${what}`)
 }
 
+/**
+ * True when `pid` no longer runs. An exited process whose parent died stays a zombie (`Z`) until the
+ * init process reaps it, and an init that reaps late (or never, in some containers) is not the server's
+ * fault.
+ */
+const stopped = (pid: number): boolean => !processTable().some((entry) => entry.pid === pid && entry.state !== "Z" && entry.state !== "X")
+
 const exited = (child: ChildProcess): Promise<void> => new Promise((done) => (child.exitCode !== null ? done() : child.once("exit", () => done())))
 
 describe("an isolated built-in postgres adapter", () => {
@@ -62,7 +70,7 @@ describe("an isolated built-in postgres adapter", () => {
       expect(existsSync(server.directory)).toBe(true)
       cli.kill("SIGTERM")
       await exited(cli)
-      await waitFor("the server to stop", () => (processTable().some((entry) => entry.pid === server.pid) ? undefined : true))
+      await waitFor("the server to stop", () => (stopped(server.pid) ? true : undefined))
       expect(existsSync(server.directory)).toBe(false)
     } finally {
       cli.kill("SIGKILL")
