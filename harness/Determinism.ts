@@ -14,7 +14,7 @@
 import { Effect } from "effect"
 import { HarnessError } from "./errors.ts"
 import type { ExecuteScenario } from "./FailureSearch.ts"
-import { brief, canonical } from "./ModelBased.ts"
+import { brief, jsonEqual } from "./ModelBased.ts"
 import type { ExecutionTrace, Json } from "./Property.ts"
 
 /** Where two traces of one scenario first differ, in words; `undefined` when they are equal. */
@@ -25,15 +25,15 @@ export const firstTraceDifference = (first: ExecutionTrace, second: ExecutionTra
     if (a === undefined || b === undefined) {
       return `the first run had ${first.steps.length} steps, the second ${second.steps.length}`
     }
-    if (canonical(a) !== canonical(b)) {
-      const field = (Object.keys({ ...a, ...b }) as Array<keyof typeof a>).find((key) => canonical(a[key] ?? null) !== canonical(b[key] ?? null))
+    if (!jsonEqual(a, b)) {
+      const field = (Object.keys({ ...a, ...b }) as Array<keyof typeof a>).find((key) => !jsonEqual(a[key] ?? null, b[key] ?? null))
       const shown = (value: unknown) => brief((value ?? null) as Json)
       return `step ${index} (${a.operation}) differs in ${String(field)}: ${shown(field === undefined ? a : a[field])} the first time, ${shown(field === undefined ? b : b[field])} the second`
     }
   }
-  if (canonical(first.divergence) !== canonical(second.divergence)) return `the divergence differs: ${brief(first.divergence as unknown as Json)} the first time, ${brief(second.divergence as unknown as Json)} the second`
-  if (canonical(first.covered) !== canonical(second.covered)) return "the requirements reached differ"
-  if (canonical(first.situations ?? []) !== canonical(second.situations ?? [])) return "the situations reached differ"
+  if (!jsonEqual(first.divergence, second.divergence)) return `the divergence differs: ${brief(first.divergence as unknown as Json)} the first time, ${brief(second.divergence as unknown as Json)} the second`
+  if (!jsonEqual(first.covered, second.covered)) return "the requirements reached differ"
+  if (!jsonEqual(first.situations ?? [], second.situations ?? [])) return "the situations reached differ"
   return undefined
 }
 

@@ -56,6 +56,40 @@ export const canonical = (value: unknown): string =>
       ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : inner) ?? "null"
 
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false
+  const prototype = Object.getPrototypeOf(value)
+  return (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== "function"
+}
+
+/** Whether `JSON.stringify` drops `value` as an object member (it is not serialized at all). */
+const droppedMember = (value: unknown): boolean => value === undefined || typeof value === "function" || typeof value === "symbol"
+
+/** Bound on the nesting `jsonEqual` walks before it compares the rest as canonical text. */
+const MAX_EQUAL_DEPTH = 64
+
+/**
+ * `canonical(a) === canonical(b)`, without building the texts: plain objects and arrays are walked
+ * (members `JSON.stringify` drops are ignored, key order does not matter), and every other value is
+ * compared as canonical text, so the answer is the same as comparing canonical texts.
+ */
+export const jsonEqual = (a: unknown, b: unknown, depth = 0): boolean => {
+  if (a === b && (typeof a !== "object" || a === null)) return typeof a !== "bigint" || canonical(a) === canonical(b)
+  if (depth < MAX_EQUAL_DEPTH && Array.isArray(a) && Array.isArray(b) && Object.getPrototypeOf(a) === Array.prototype && Object.getPrototypeOf(b) === Array.prototype && typeof (a as { toJSON?: unknown }).toJSON !== "function" && typeof (b as { toJSON?: unknown }).toJSON !== "function") {
+    if (a.length !== b.length) return false
+    for (let index = 0; index < a.length; index++) if (!jsonEqual(a[index], b[index], depth + 1)) return false
+    return true
+  }
+  if (depth < MAX_EQUAL_DEPTH && isPlainObject(a) && isPlainObject(b)) {
+    const keysOf = (value: Record<string, unknown>) => Object.keys(value).filter((key) => !droppedMember(value[key]))
+    const keys = keysOf(a)
+    if (keys.length !== keysOf(b).length) return false
+    for (const key of keys) if (!Object.hasOwn(b, key) || droppedMember(b[key]) || !jsonEqual(a[key], b[key], depth + 1)) return false
+    return true
+  }
+  return canonical(a) === canonical(b)
+}
+
 /** Short text of a JSON value for a sentence (at most 160 characters). */
 export const brief = (value: Json | undefined): string => {
   const text = canonical(value ?? null)
@@ -67,7 +101,7 @@ export const toJson = (value: unknown): Json => JSON.parse(JSON.stringify(value 
 
 /** The first check whose actual value differs from the expected one. */
 export const firstMismatch = (checks: ReadonlyArray<Check>): Check | undefined =>
-  checks.find((check) => canonical(check.expected) !== canonical(check.actual))
+  checks.find((check) => !jsonEqual(check.expected, check.actual))
 
 /**
  * The witness of a mismatch: the violated requirement (and any equally likely ones) and one plain

@@ -79,7 +79,8 @@ interface OperationState {
   committed: number
   crash: StorageCrash | null
   crashFiber: Fiber.Fiber<unknown, unknown> | null
-  signal: Deferred.Deferred<void> | null
+  /** The outcome of the running operation: completed by its fiber ending or by a crash point, whichever is first. */
+  signal: Deferred.Deferred<BoundedOutcome<unknown, unknown>> | null
 }
 
 /**
@@ -102,7 +103,7 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
       if (state.crash === null) {
         state.crash = { transaction, phase }
         state.crashFiber = fiber
-        if (state.signal !== null) Deferred.doneUnsafe(state.signal, Exit.void)
+        if (state.signal !== null) Deferred.doneUnsafe(state.signal, Exit.succeed({ _tag: "Crashed", crash: state.crash }))
       }
       return Effect.interruptible(Effect.never)
     })
@@ -144,15 +145,15 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
   const alarmWrite = <A>(operation: string, write: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
     Effect.suspend(() => (faultOf(state.started) === "setAlarmFails" ? Effect.fail(platformAlarmError(operation)) : write))
 
+  // One fiber per operation: its end and a crash point both complete `signal`, and the first wins.
   const run = <A, E, R>(operation: Effect.Effect<A, E, R>): Effect.Effect<BoundedOutcome<A, E>, never, R> =>
     Effect.gen(function*() {
-      const signal = yield* Deferred.make<void>()
-      state.signal = signal
+      const signal = yield* Deferred.make<BoundedOutcome<A, E>>()
+      state.signal = signal as Deferred.Deferred<BoundedOutcome<unknown, unknown>>
       const fiber = yield* Effect.forkChild(operation)
-      const outcome = yield* Effect.raceFirst(
-        Effect.map(Fiber.await(fiber), (exit): BoundedOutcome<A, E> => ({ _tag: "Completed", exit })),
-        Effect.map(Deferred.await(signal), (): BoundedOutcome<A, E> => ({ _tag: "Crashed", crash: state.crash! }))
-      )
+      const stopObserving = fiber.addObserver((exit) => void Deferred.doneUnsafe(signal, Exit.succeed({ _tag: "Completed", exit })))
+      const outcome = yield* Deferred.await(signal)
+      stopObserving()
       state.signal = null
       if (outcome._tag === "Crashed") {
         yield* Fiber.interrupt(fiber)

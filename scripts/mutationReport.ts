@@ -65,8 +65,6 @@ export const equivalentKeys = (markdown: string): ReadonlySet<string> => {
   return keys
 }
 
-const VALID_DETECTED = new Set(["Killed", "Timeout"])
-
 /** Counts the report's mutants by status. */
 export const countMutants = (report: MutationReport, equivalents: ReadonlySet<string>): MutationCounts => {
   const counts = { total: 0, killed: 0, timeout: 0, survived: 0, noCoverage: 0, invalid: 0, equivalent: 0 }

@@ -5,7 +5,7 @@
  * the rows equal the fold of the journal. Pure, except `InvariantMemory`, which remembers what was
  * first observed (the harness forgets a completion when it rewinds it).
  */
-import { canonical, type Check } from "../../harness/ModelBased.ts"
+import { type Check, jsonEqual } from "../../harness/ModelBased.ts"
 import type { Json } from "../../harness/Property.ts"
 import type { ObservedRows } from "./observe.ts"
 
@@ -107,4 +107,4 @@ export const invariantChecks = (observed: ObservedRows, memory: InvariantMemory)
 }
 
 /** Whether two JSON values are equal as canonical text. */
-export const sameJson = (a: Json, b: Json): boolean => canonical(a) === canonical(b)
+export const sameJson = (a: Json, b: Json): boolean => jsonEqual(a, b)

@@ -8,7 +8,7 @@
  * Hook points (`ALARM_HOOK_POINTS`) sit between statements so the harness can pause an operation
  * there or crash it (the open transaction rolls back).
  */
-import { Cause, Clock, Context, DateTime, Effect, Exit, Random } from "effect"
+import { Clock, Context, DateTime, Effect, Exit, Random } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { isSqlError } from "effect/sql/SqlError"
