@@ -10,13 +10,25 @@
 // runs during the properties is the test's. Stryker then
 // - tests a mutant the dry run never executed as NoCoverage (it cannot change anything the test sees:
 //   until the mutated code is reached, the run is the dry run's run);
-// - restarts this worker before a static mutant (module-level code, e.g. a constant), because
-//   `reloadEnvironment` is false, and the test module is loaded only after the mutant is switched on;
+// - runs a static mutant (module-level code, e.g. a constant) in this worker without a restart,
+//   because `reloadEnvironment` is true: each mutant run loads the modules again after the mutant is
+//   switched on (fresh modules, below);
 // - passes a hit limit (100 x the dry run's count): past it the instrumented code throws and the run is
 //   reported as a timeout (an infinite loop), as Stryker's own runners do.
 //
+// Fresh modules per mutant: a subject's module-level state (caches such as cron's offset and croner
+// caches) must not carry over from the dry run or an earlier mutant, or the code that fills it never
+// runs under the mutant (a false survivor) and a mutant's wrong values poison later mutants (a false
+// kill). So every mutant run imports the test under a new "generation": a module resolve hook (below)
+// gives every project module outside `harness/`, `adapters/` and node_modules a `?generation=<n>`
+// URL, which Node loads as a new module instance (evaluated again, with the mutant switched on, so
+// static mutants need no worker restart either). `harness/` and `adapters/` never import a subject
+// (only its types), so they stay one instance per worker: the adapter (an embedded Postgres server
+// for pool) is built once, and a subject sees the same harness (hook points) as the test.
+//
 // Plain JavaScript so Stryker's main process can load it without tsx; the worker process runs with
 // `--import tsx` (`testRunnerNodeArgs` in stryker.config.mjs) to import the TypeScript test module.
+import { register } from "node:module"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { INSTRUMENTER_CONSTANTS } from "@stryker-mutator/api/core"
@@ -25,6 +37,39 @@ import { determineHitLimitReached, DryRunStatus, TestStatus, toMutantRunResult }
 
 /** The one test this runner reports: the whole conformance run of the subject. */
 const TEST_ID = "conformance"
+
+/** Project folders whose modules are loaded once per worker (they import no subject at run time). */
+const SHARED_FOLDERS = ["harness/", "adapters/"]
+
+/**
+ * The resolve hook (Node's module customization hooks, run on the loader thread): a project module
+ * imported by a module of generation n is itself of generation n, unless it lies in a shared folder.
+ */
+const GENERATION_HOOKS = `
+let root, shared
+export const initialize = (data) => { root = data.root; shared = data.shared }
+export const resolve = async (specifier, context, nextResolve) => {
+  const result = await nextResolve(specifier, context)
+  if (context.parentURL === undefined || !result.url.startsWith(root)) return result
+  const relative = result.url.slice(root.length)
+  if (relative.includes("node_modules/") || shared.some((folder) => relative.startsWith(folder))) return result
+  const generation = new URL(context.parentURL).searchParams.get("generation")
+  if (generation === null) return result
+  const url = new URL(result.url)
+  url.searchParams.set("generation", generation)
+  return { ...result, url: url.href }
+}`
+
+let hooksRegistered = false
+
+/** Registers the generation resolve hook once per worker process. */
+const registerGenerationHooks = () => {
+  if (hooksRegistered) return
+  hooksRegistered = true
+  register(`data:text/javascript,${encodeURIComponent(GENERATION_HOOKS)}`, {
+    data: { root: pathToFileURL(`${path.resolve(".")}${path.sep}`).href, shared: SHARED_FOLDERS }
+  })
+}
 
 /** The instrumenter's namespace on globalThis, created when missing. */
 const namespace = () => {
@@ -40,27 +85,32 @@ class ConformanceTestRunner {
   constructor(options) {
     const chosen = options.mutationTest ?? {}
     this.argv = ["--subject", chosen.subject ?? "alarms", "--adapter", chosen.adapter ?? "sqlite"]
-    this.test = undefined
+    this.generation = 0
   }
 
+  /** Every mutant run loads the modules again (see the generation hook), module-level code included. */
   capabilities() {
-    return { reloadEnvironment: false }
+    return { reloadEnvironment: true }
   }
 
-  /** Imports the test module (and through it the instrumented subject) on first use. */
+  /**
+   * Imports a new generation of the test module (and through it of the instrumented subject): the
+   * dry run gets generation 1, each mutant run the next one, so no module state survives a run.
+   */
   async load() {
-    if (this.test !== undefined) return this.test
-    const module = await import(pathToFileURL(path.resolve("scripts/mutation-test.ts")).href)
+    registerGenerationHooks()
+    this.generation++
+    const url = `${pathToFileURL(path.resolve("scripts/mutation-test.ts")).href}?generation=${this.generation}`
+    const module = await import(url)
     const options = module.parseMutationTestArgs(this.argv, {})
     if (typeof options === "string") throw new Error(`mutation runner: ${options}`)
-    this.test = { module, options }
-    return this.test
+    return { module, options }
   }
 
-  /** Runs the test once; a divergence, an unsettled requirement or a hang fails it. */
-  async runOnce() {
+  /** Runs the test once on `loaded` (fresh modules by default); a divergence, an unsettled requirement or a hang fails it. */
+  async runOnce(loaded) {
     const startedMs = performance.now()
-    const { module, options } = await this.load()
+    const { module, options } = loaded ?? await this.load()
     const outcome = await module.runMutationTestOnce(options)
     const timeSpentMs = Math.round(performance.now() - startedMs)
     if (outcome.exitCode === 0) return { id: TEST_ID, name: TEST_ID, status: TestStatus.Success, timeSpentMs }
@@ -72,9 +122,9 @@ class ConformanceTestRunner {
     ns[INSTRUMENTER_CONSTANTS.ACTIVE_MUTANT] = undefined
     if (options.coverageAnalysis !== "off") ns[INSTRUMENTER_CONSTANTS.MUTATION_COVERAGE_OBJECT] = { static: {}, perTest: {} }
     try {
-      await this.load()
+      const loaded = await this.load()
       ns[INSTRUMENTER_CONSTANTS.CURRENT_TEST_ID] = TEST_ID
-      const test = await this.runOnce()
+      const test = await this.runOnce(loaded)
       if (test.status !== TestStatus.Success) return { status: DryRunStatus.Error, errorMessage: `the unmutated subject fails: ${test.failureMessage}` }
       const mutantCoverage = options.coverageAnalysis === "off" ? undefined : ns[INSTRUMENTER_CONSTANTS.MUTATION_COVERAGE_OBJECT]
       return { status: DryRunStatus.Complete, tests: [test], ...(mutantCoverage === undefined ? {} : { mutantCoverage }) }

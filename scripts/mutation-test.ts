@@ -141,9 +141,25 @@ const makeAdapter = (name: MutationTestOptions["adapter"], scope: Scope.Scope): 
     ? Effect.succeed(makeSqliteAdapter())
     : Effect.flatMap(Effect.promise(() => import("../adapters/postgres/index.ts")), (module) => Scope.provide(module.makePostgresAdapter().make, scope))
 
-/** Adapters built by this process, one per name, released when the process exits (a long-lived Stryker worker reuses them). */
-const adapters = new Map<string, Promise<StorageAdapter>>()
-const processScope = Scope.makeUnsafe()
+/** What this process built once: adapters by name and the scope that releases them at exit. */
+interface ProcessAdapters {
+  readonly adapters: Map<string, Promise<StorageAdapter>>
+  readonly scope: Scope.Closeable
+}
+
+/**
+ * Adapters built by this process, one per name, released when the process exits. Kept on `globalThis`
+ * so that a long-lived Stryker worker, which imports a new instance of this module for every mutant
+ * (`scripts/mutation-runner.mjs`), still builds each adapter (an embedded Postgres server) once.
+ */
+const processAdapters: ProcessAdapters = (() => {
+  const key = Symbol.for("durable-conformance.mutation-test.adapters")
+  const global = globalThis as unknown as Record<symbol, ProcessAdapters | undefined>
+  global[key] ??= { adapters: new Map(), scope: Scope.makeUnsafe() }
+  return global[key]
+})()
+const adapters = processAdapters.adapters
+const processScope = processAdapters.scope
 
 /**
  * One whole mutation test in this process (the StrykerJS worker plugin `scripts/mutation-runner.mjs`
