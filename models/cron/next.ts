@@ -8,8 +8,8 @@
  * - when the wall clock jumps forward (a gap), the instant after the jump fires once if any skipped
  *   wall minute matches.
  *
- * Offsets are read once per 15-minute block of UTC (no zone changes its offset inside one), and days
- * whose date cannot match are skipped whole. The scan is bounded (`MAX_SCAN_MS`).
+ * Offsets are read once per 15-minute block of UTC (no zone changes its offset inside one), and runs
+ * of days whose date cannot match are skipped whole. The scan is bounded (`MAX_SCAN_MS`).
  */
 import type { CronFields, ParsedSchedule } from "./fields.ts"
 
@@ -19,6 +19,8 @@ const BLOCK_MS = 15 * MINUTE_MS
 const LOOKBACK_MS = 3 * 3_600_000
 /** Minutes before a wall midnight where a day skip stops (larger than any DST shift). */
 const DAY_SKIP_MARGIN_MINUTES = 180
+/** Bound on the wall days one skip passes over (a year and a little more). */
+const MAX_SKIPPED_DAYS = 400
 /** The longest the scan looks ahead: 400 days; no schedule the suite generates is rarer. */
 export const MAX_SCAN_MS = 400 * 24 * 3_600_000
 
@@ -127,9 +129,12 @@ const nextCron = (fields: CronFields, afterMs: number): number | null => {
   for (let at = Math.floor((afterMs - LOOKBACK_MS) / MINUTE_MS) * MINUTE_MS; at <= endMs; at += MINUTE_MS) {
     const wall = wallMinuteOf(fields.zone, at)
     if (!matcher.dayMatches(Math.floor(wall / MINUTES_PER_DAY)) && (previousWall === null || wall <= previousWall + 1)) {
-      // Nothing on this wall day can fire: jump ahead, stopping `DAY_SKIP_MARGIN_MINUTES` before the
-      // next wall day so that a DST shift on this day cannot carry the jump past its midnight.
-      const skipMinutes = MINUTES_PER_DAY - (wall - Math.floor(wall / MINUTES_PER_DAY) * MINUTES_PER_DAY) - DAY_SKIP_MARGIN_MINUTES
+      // Nothing on this wall day (nor on the following days whose date cannot match) can fire: jump
+      // ahead, stopping `DAY_SKIP_MARGIN_MINUTES` before the next wall day that can match, so that a DST
+      // shift on the way cannot carry the jump past its midnight.
+      let matchingDay = Math.floor(wall / MINUTES_PER_DAY) + 1
+      for (let skipped = 0; skipped < MAX_SKIPPED_DAYS && !matcher.dayMatches(matchingDay); skipped++) matchingDay++
+      const skipMinutes = matchingDay * MINUTES_PER_DAY - wall - DAY_SKIP_MARGIN_MINUTES
       if (skipMinutes > 1 && at + skipMinutes * MINUTE_MS <= endMs) {
         at += (skipMinutes - 1) * MINUTE_MS
         highWater = Math.max(highWater, wall + skipMinutes - 1)

@@ -13,6 +13,9 @@ interface PhaseBody {
   readonly rules: ReadonlyArray<string>
   readonly why: string
   readonly covered: ReadonlyArray<string>
+  /** Rules deciding the rows, when not the phase's own (see `CronOutcome.rowRules`). */
+  readonly rowRules?: ReadonlyArray<string>
+  readonly rowWhy?: string
   /** The tick's next phase, or null when it is settled. */
   readonly nextTick: InFlightTick | null
 }
@@ -44,7 +47,16 @@ const settleUnfired = (state: CronModelState, runner: ModelRunner, tick: InFligh
   if (tick.command === entry.command) return deliver(tick.command, tick.payload, ["N7"], "a fresh tick whose command is the entry's is delivered", ["CRN-007"])
   const firedBefore = state.receipts.some((receipt) => receipt.actorId === tick.actorId && receipt.commandId === tick.intentId)
   if (firedBefore) {
-    return { ...settled, state: rewriteFenced(state, tick, entry, nowMs), rules: fenceRules(state, tick, ["I4", "N7", "B1"]), why: "a retargeted tick with a receipt for its id already fired: it is rewritten without delivering", covered: ["CRN-007", "CRN-012", ...fenceCovered(state, tick)] }
+    return {
+      ...settled,
+      state: rewriteFenced(state, tick, entry, nowMs),
+      rules: fenceRules(state, tick, ["I4", "N7", "B1"]),
+      why: "a retargeted tick with a receipt for its id already fired: it is rewritten without delivering",
+      // Not delivering is I4/B1; the rewrite itself is the one after any receipt (N8), collapsing missed instants (I3).
+      rowRules: collapses(entry, tick, nowMs) ? ["I3", "N8"] : ["N8"],
+      rowWhy: "a retargeted tick with a receipt is rewritten in place to next(now) with a fresh id, as after any receipt",
+      covered: ["CRN-007", "CRN-012", ...fenceCovered(state, tick)]
+    }
   }
   return deliver(entry.command, entry.payload, ["I4", "N7"], "a retargeted tick without a receipt delivers the entry's current command under the same id", ["CRN-007", "CRN-012"])
 }
@@ -96,8 +108,19 @@ export const settle = (state: CronModelState, operation: Extract<CronOperation, 
     : tick.phase === "deliver"
     ? deliver(state, tick, operation.atMs)
     : settleFired(state, runner, tick, operation.atMs)
+  // A settling write of a runner whose lease has passed changes nothing: the rows are decided by the fence (B5, N8).
+  const fenced = body.nextTick === null && fencedRowIndex(state, tick) < 0
+  const rowRules = fenced ? ["B5", "N8"] : body.rowRules
+  const rowWhy = fenced ? "the runner's lease has passed, so its settling write is fenced on the claim and changes nothing" : body.rowWhy
   const rest = runner.inFlight.slice(1)
   const inFlight = body.nextTick === null ? rest : [body.nextTick, ...rest]
   const after = { ...body.state, runners: body.state.runners.map((current, index) => (index === operation.runner ? { ...current, inFlight } : current)) }
-  return transaction(state, operation.runner, operation.fault, { state: after, value: body.value, rules: body.rules, why: body.why, covered: body.covered }, true)
+  return transaction(state, operation.runner, operation.fault, {
+    state: after,
+    value: body.value,
+    rules: body.rules,
+    why: body.why,
+    covered: body.covered,
+    ...(rowRules === undefined ? {} : { rowRules, rowWhy: rowWhy ?? body.why })
+  }, true)
 }

@@ -25,6 +25,12 @@ export interface CronOutcome {
   readonly rules: ReadonlyArray<string>
   /** Why, in a few words, for the witness sentence. */
   readonly why: string
+  /**
+   * Rules deciding the outbox rows, when other rules than the result's do (a retargeted tick with a
+   * receipt: whether it is delivered is I4/B1, how its row is rewritten is N8).
+   */
+  readonly rowRules?: ReadonlyArray<string>
+  readonly rowWhy?: string
   /** Requirement ids whose situation this operation reached. */
   readonly covered: ReadonlyArray<string>
   /** For a race: each operation's own outcome, in the race's `ops` order. */
@@ -37,6 +43,8 @@ interface Body {
   readonly rules: ReadonlyArray<string>
   readonly why: string
   readonly covered: ReadonlyArray<string>
+  readonly rowRules?: ReadonlyArray<string>
+  readonly rowWhy?: string
   /** The transaction's body failed (it rolls back). */
   readonly failed?: string
 }
@@ -55,7 +63,12 @@ const dropClaims = (state: CronModelState, index: number): CronModelState =>
  */
 const transaction = (start: CronModelState, runner: number, fault: CronFault | undefined, body: Body, dropsClaims: boolean): CronOutcome => {
   const phase = fault?.transaction === 1 ? fault.phase : undefined
-  const base = { rules: body.rules, why: body.why, covered: body.covered }
+  const base = {
+    rules: body.rules,
+    why: body.why,
+    covered: body.covered,
+    ...(body.rowRules === undefined ? {} : { rowRules: body.rowRules, rowWhy: body.rowWhy ?? body.why })
+  }
   if (phase === "inside") return { ...base, state: dropClaims(start, runner), result: { _tag: "Crashed", transaction: 1, phase: "inside" } }
   if (body.failed !== undefined) return { ...base, state: start, result: { _tag: "Failure", error: body.failed } }
   if (phase === "afterCommit") return { ...base, state: dropClaims(body.state, runner), result: { _tag: "Crashed", transaction: 1, phase: "afterCommit" } }
@@ -189,6 +202,12 @@ const race = (start: CronModelState, operation: Extract<CronOperation, { kind: "
     result: { _tag: "Success", value: done.map((part) => part.result) },
     rules: [...new Set(done.flatMap((part) => part.rules))],
     why: `overlapping transactions commit in release order (${operation.order.join(", ")}); ${done.map((part) => part.why).join("; ")}`,
+    ...(done.some((part) => part.rowRules !== undefined)
+      ? {
+        rowRules: [...new Set(done.flatMap((part) => part.rowRules ?? part.rules))],
+        rowWhy: `overlapping transactions commit in release order (${operation.order.join(", ")}); ${done.map((part) => part.rowWhy ?? part.why).join("; ")}`
+      }
+      : {}),
     covered: [...new Set(done.flatMap((part) => part.covered))],
     parts: done
   }

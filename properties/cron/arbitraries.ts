@@ -2,7 +2,8 @@
  * fast-check arbitraries of cron scenarios. Generation favours timelines that reach every rule: an
  * opening deploy and first ticks, then episodes of one relay settling its ticks, a lease running out
  * while another runner claims, a crash between receipt and rewrite followed by a retargeting deploy,
- * a tick left past its skip window, and clock moves across the anchor's DST transition; and races, where
+ * a tick left past its skip window (or exactly at it), a redeploy between a claim and its settling, and
+ * clock moves across the anchor's DST transition; and races, where
  * two runners' claims and settling phases overlap (a lease running out mid-delivery while the other
  * runner claims, settles fenced on the claim) and commit in a generated order that shrinks.
  */
@@ -18,21 +19,58 @@ export interface ScenarioShape {
   readonly maxEpisodes: number
 }
 
-/** Minute fields: meaning and spellings (all spellings of one meaning share a key). */
+/**
+ * Five-field specs (N1, N2): minute and hour fields around the local transitions, day-of-month,
+ * month and day-of-week mostly every day but often restricted (alone or both: OR), in several
+ * spellings and field separators. Meaning and spellings (all spellings of one meaning share a key).
+ */
 const MINUTES: ReadonlyArray<ReadonlyArray<string>> = [
   ["0", "00"], ["30"], ["15"], ["45"], ["*/15", "0,15,30,45", "0-59/15"], ["*/30", "0,30", "00,30"], ["5,35"], ["*/20", "0,20,40"]
 ]
 /** Hour fields around the local transitions (01:00-03:00). */
 const HOURS: ReadonlyArray<ReadonlyArray<string>> = [["*", "0-23", "*/1"], ["1"], ["2", "02"], ["1-2", "1,2"], ["0-3", "0,1,2,3"], ["*/2", "0-23/2"]]
-const MONTHS: ReadonlyArray<string> = ["*", "1-12", "JAN-DEC"]
-const EVERY: ReadonlyArray<ReadonlyArray<string>> = [["@every 60s", "@every 1m", "@every 60000ms"], ["@every 90s", "@every 90000ms"], ["@every 15m", "@every 900s"], ["@every 2s", "@every 2000ms"]]
-const INVALID: ReadonlyArray<string> = ["61 * * * *", "* * *", "@every 500ms", "5/15 * * * *"]
+/** Every month, spelled three ways (the common case). */
+const ALL_MONTHS: ReadonlyArray<string> = ["*", "1-12", "JAN-DEC"]
+/**
+ * Restricted months (N1 names, N2): sets holding the transitions' months (March, April, October,
+ * November, January) or not, so that a skipped wall time's month decides whether it fires after a gap,
+ * and some searches run weeks or months ahead.
+ */
+const MONTHS: ReadonlyArray<ReadonlyArray<string>> = [["3,10", "MAR,OCT", "10,3"], ["1-4", "JAN-APR"], ["10-12", "OCT-DEC"], ["3-4,10-11", "MAR-APR,OCT-NOV"]]
+/**
+ * Day-of-month (N1, N2): a star, every day written out (not a star: it combines with a restricted
+ * day-of-week by OR), or restricted.
+ */
+const DAYS: ReadonlyArray<ReadonlyArray<string>> = [["*"], ["1-31"], ["1-7", "1,2,3,4,5,6,7"], ["*/2", "1-31/2"], ["15-31"], ["1,15", "15,1"]]
+/**
+ * Day-of-week (N1, N2): a star, or restricted; Sunday (the day of the transitions) spelled 0, 7 and SUN,
+ * weekends, working days.
+ */
+const WEEKDAYS: ReadonlyArray<ReadonlyArray<string>> = [["*"], ["0", "7", "SUN"], ["0,6", "SAT,SUN", "6,0"], ["1-5", "MON-FRI"], ["1", "MON"]]
+/** Field separators: any run of blanks separates fields (N1: equivalent spellings share a key). */
+const SEPARATORS: ReadonlyArray<string> = [" ", "  ", "\t"]
+const EVERY: ReadonlyArray<ReadonlyArray<string>> = [
+  ["@every 60s", "@every 1m", "@every 60000ms"], ["@every 90s", "@every 90000ms"], ["@every 15m", "@every 900s"], ["@every 2s", "@every 2000ms"],
+  ["@every 1s", "@every 1000ms"]
+]
+/** Invalid specs (N1): bad values and shapes, an interval just under 1 s, six fields (seconds). */
+const INVALID: ReadonlyArray<string> = ["61 * * * *", "* * *", "@every 500ms", "@every 999ms", "5/15 * * * *", "0 0 * * * *", "0 2 * * 8", "0 2 32 * *"]
 
 const pick = <A>(values: ReadonlyArray<A>) => fc.nat({ max: values.length - 1 }).map((index) => values[index]!)
 
-const cronSpec: fc.Arbitrary<string> = fc.tuple(pick(MINUTES), pick(HOURS), fc.nat(), fc.nat(), pick(MONTHS)).map(
-  ([minutes, hours, minuteSpelling, hourSpelling, month]) =>
-    `${minutes[minuteSpelling % minutes.length]} ${hours[hourSpelling % hours.length]} * ${month} *`
+/** One meaning of a field, in one of its spellings. */
+const spelled = (meanings: ReadonlyArray<ReadonlyArray<string>>): fc.Arbitrary<string> =>
+  fc.tuple(pick(meanings), fc.nat()).map(([spellings, spelling]) => spellings[spelling % spellings.length]!)
+
+/** The day and month fields: mostly every day of every month, often restricted (alone or both days: OR). */
+const dayFields: fc.Arbitrary<readonly [string, string, string]> = fc.oneof(
+  { weight: 3, arbitrary: pick(ALL_MONTHS).map((month) => ["*", month, "*"] as const) },
+  { weight: 3, arbitrary: fc.tuple(spelled(DAYS), pick(ALL_MONTHS), spelled(WEEKDAYS)) },
+  { weight: 1, arbitrary: fc.tuple(spelled(DAYS), spelled(MONTHS), spelled(WEEKDAYS)) }
+)
+
+const cronSpec: fc.Arbitrary<string> = fc.tuple(spelled(MINUTES), spelled(HOURS), dayFields, fc.oneof({ weight: 4, arbitrary: fc.constant(" ") }, { weight: 1, arbitrary: pick(SEPARATORS) })).map(
+  ([minutes, hours, [days, month, weekdays], separator]) => [minutes, hours, days, month, weekdays].join(separator)
 )
 
 const everySpec: fc.Arbitrary<string> = fc.tuple(pick(EVERY), fc.nat()).map(([spellings, spelling]) => spellings[spelling % spellings.length]!)
@@ -68,8 +106,8 @@ const declaration = (poolSize: number): fc.Arbitrary<ReadonlyArray<DeclaredEntry
 
 const at = (ms: number) => ({ op: "advance", ms }) as const
 
-/** Episodes: short timelines, each reaching a rule or an invariant. */
-const episode = (shape: ScenarioShape, poolSize: number): fc.Arbitrary<ReadonlyArray<Command>> => {
+/** Episodes: short timelines, each reaching a rule or an invariant (`skipMs`: the scenario's skip window). */
+const episode = (shape: ScenarioShape, poolSize: number, skipMs: number): fc.Arbitrary<ReadonlyArray<Command>> => {
   const f = fault(shape.faults)
   const relay = fc.tuple(runner, fc.integer({ min: 1, max: 4 }), f).map(([r, settles, fault]): ReadonlyArray<Command> => [
     { op: "advanceToDue" }, { op: "claim", runner: r }, ...Array.from({ length: settles }, (_, index): Command => (index === settles - 1 && fault !== undefined ? { op: "settle", runner: r, fault } : { op: "settle", runner: r }))
@@ -101,8 +139,15 @@ const episode = (shape: ScenarioShape, poolSize: number): fc.Arbitrary<ReadonlyA
     at(TIMING.leaseMs + 1_000), { op: "race", ops: [{ op: "claim", runner: 1 - r }, { op: "settle", runner: r }], order },
     ...Array.from({ length: after }, (): Command => ({ op: "race", ops: [{ op: "settle", runner: r }, { op: "settle", runner: 1 - r }], order: then }))
   ])
-  const stale = fc.tuple(runner, fc.constantFrom(700_000, 3_600_000)).map(([r, lateMs]): ReadonlyArray<Command> => [
+  // N7: a tick claimed late, also exactly at the skip window (not stale: older than it is) and 1 ms past it.
+  const stale = fc.tuple(runner, fc.constantFrom(700_000, 3_600_000, skipMs, skipMs + 1)).map(([r, lateMs]): ReadonlyArray<Command> => [
     { op: "advanceToDue" }, at(lateMs), { op: "claim", runner: r }, { op: "settle", runner: r }, { op: "settle", runner: r }, { op: "settle", runner: r }
+  ])
+  // N7: the runner is redeployed between its claim and settling the tick, mostly without the actor
+  // type (another runner may declare it: release with backoff), or with other entries; fresh or stale.
+  const redeployedMidClaim = fc.tuple(runner, fc.oneof(fc.constant(null), declaration(poolSize)), fc.constantFrom(0, skipMs + 1)).map(([r, entries, lateMs]): ReadonlyArray<Command> => [
+    { op: "advanceToDue" }, ...(lateMs === 0 ? [] : [at(lateMs)]), { op: "claim", runner: r }, { op: "declare", runner: r, entries },
+    { op: "settle", runner: r }, { op: "settle", runner: r }, { op: "settle", runner: r }
   ])
   const single = fc.oneof(
     fc.record({ op: fc.constant("turn" as const), runner, actorId: pick(ACTORS), turnMs: fc.constantFrom(0, 500, 45_000, 130_000), rejected: fc.boolean(), fault: f })
@@ -121,6 +166,7 @@ const episode = (shape: ScenarioShape, poolSize: number): fc.Arbitrary<ReadonlyA
     { weight: 2, arbitrary: raceClaims },
     { weight: 2, arbitrary: retarget },
     { weight: 1, arbitrary: stale },
+    { weight: 1, arbitrary: redeployedMidClaim },
     { weight: 3, arbitrary: single }
   )
 }
@@ -149,14 +195,15 @@ const opening = (poolSize: number): fc.Arbitrary<ReadonlyArray<Command>> =>
  * @example fc.sample(cronScenario({ faults: false, maxEpisodes: 6 }), 1)
  */
 export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =>
-  fc.nat({ max: ANCHORS.length - 1 }).chain((anchor) =>
+  fc.tuple(fc.nat({ max: ANCHORS.length - 1 }), fc.constantFrom(600_000, 60_000)).chain(([anchor, skipMs]) =>
     fc.array(entry(ANCHORS[anchor]!.zone), { minLength: 1, maxLength: 3 }).chain((pool) =>
       fc.record({
         anchor: fc.constant(anchor),
-        skipMs: fc.constantFrom(600_000, 60_000),
+        skipMs: fc.constant(skipMs),
+        foreignRows: fc.boolean(),
         pool: fc.constant(pool.map((value) => ({ ...value, command: "ping" }))),
         probesMs: fc.array(fc.integer({ min: 0, max: 6 * 3_600_000 }), { minLength: 1, maxLength: 3 }),
-        commands: fc.tuple(opening(pool.length), fc.array(episode(shape, pool.length), { minLength: 1, maxLength: shape.maxEpisodes }))
+        commands: fc.tuple(opening(pool.length), fc.array(episode(shape, pool.length, skipMs), { minLength: 1, maxLength: shape.maxEpisodes }))
           .map(([first, rest]) => [...first, ...rest.flat()])
       })
     )

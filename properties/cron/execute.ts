@@ -15,6 +15,7 @@ import { CRON_PREFIX, type CronModelState, type CronOperation, type CronOutcome,
 import { cronAttributor } from "../../spec/cron.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { cronChecks } from "./checks.ts"
+import { foreignRows, seedForeignRows } from "./foreign.ts"
 import { modelObservation, nameObservation, type RawObservation, readObservation, tickIdParts } from "./observe.ts"
 import { ANCHORS, type Command, type CronScenario, RUNNERS, TIMING } from "./scenario.ts"
 import { harnessError, openCronSession, scheduleInput } from "./session.ts"
@@ -54,19 +55,28 @@ const nameRaceResult = (result: Json, name: (id: string) => string): Json => {
   return record._tag === "Success" && Array.isArray(record.value) ? { ...record, value: record.value.map((part) => nameResult(part, name)) } : result
 }
 
-/** The result check of each operation of a race, with that operation's own rules. */
+/**
+ * The result check of each operation of a race, in commit order. An operation that committed later
+ * read what the earlier ones wrote, so its result is decided by the rules of those writes too: its
+ * check carries the row rules of every operation committed before it, first, then its own. When several
+ * results differ, the first to commit is the one the witness names.
+ */
 const raceResultChecks = (command: Extract<Command, { op: "race" }>, parts: ReadonlyArray<CronOutcome>, expected: Json, actual: Json): ReadonlyArray<Check> => {
   const partOf = (json: Json, index: number): Json => {
     const value = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { readonly value?: Json }).value : undefined
     return Array.isArray(value) ? value[index] ?? null : json
   }
-  return parts.map((part, index) => ({
-    observable: `result of runner ${command.ops[index]!.runner}'s ${command.ops[index]!.op} in the race (commit order ${command.order.join(", ")})`,
-    expected: partOf(expected, index),
-    actual: partOf(actual, index),
-    rules: part.rules,
-    why: part.why
-  }))
+  const commitOrder = [...command.order, ...parts.keys()].filter((index, position, all) => index < parts.length && all.indexOf(index) === position)
+  return commitOrder.map((index, position) => {
+    const earlier = commitOrder.slice(0, position).map((before) => parts[before]!)
+    return {
+      observable: `result of runner ${command.ops[index]!.runner}'s ${command.ops[index]!.op} in the race (commit order ${command.order.join(", ")})`,
+      expected: partOf(expected, index),
+      actual: partOf(actual, index),
+      rules: [...new Set([...earlier.flatMap((part) => part.rowRules ?? part.rules), ...parts[index]!.rules])],
+      why: [...earlier.map((part) => `before it ${part.rowWhy ?? part.why}`), parts[index]!.why].join("; ")
+    }
+  })
 }
 
 /** The runner whose entry produced each row of the singleton, for a bootstrap race (first match in release order). */
@@ -153,6 +163,9 @@ export const executeCron = (implementation: CronImplementation) =>
     const anchor = ANCHORS[scenario.anchor]!
     yield* advanceToMs(anchor.atMs)
     const session = yield* openCronSession(implementation, environment.database, environment.dialect, RUNNERS, scenario.pool, scenario.skipMs)
+    // N6: rows no runner may claim; they must stay exactly as written.
+    const foreign = scenario.foreignRows === true ? foreignRows(anchor.atMs) : []
+    yield* seedForeignRows(environment.database.sql, foreign).pipe(Effect.mapError(harnessError("writing the foreign rows")))
     let model = cronModel.init({ runners: RUNNERS, timing: TIMING })
     const implementationNames = makeOpaqueIdNamer()
     const modelNames = makeOpaqueIdNamer()
@@ -185,7 +198,8 @@ export const executeCron = (implementation: CronImplementation) =>
         model = outcome.state
         const nextChecks = writtenNextChecks(raw, implementationNames, session.nextOf)
         const actual = nameObservation(raw, implementationNames)
-        const expectedRaw = modelObservation(model)
+        const modelRaw = modelObservation(model)
+        const expectedRaw = { ...modelRaw, rows: [...modelRaw.rows, ...foreign] }
         const expected = nameObservation(expectedRaw, modelNames)
         const probes = command.op === "declare" && outcome.result._tag === "Success" ? probeChecks(scenario, command, session.nextOf) : { checks: [], covered: [] }
         const nameOf = command.op === "race" ? nameRaceResult : nameResult

@@ -77,4 +77,9 @@ export interface CronScenario {
   /** Offsets from the anchor at which every declared entry's `next` is compared with the model's. */
   readonly probesMs: ReadonlyArray<number>
   readonly commands: ReadonlyArray<Command>
+  /**
+   * Whether the outbox also holds rows no runner may claim (N6): a `$cron:` tick of an undeclared
+   * actor type and application intents (`properties/cron/foreign.ts`). Absent: false.
+   */
+  readonly foreignRows?: boolean
 }
