@@ -71,6 +71,7 @@ const failureAction = (
   switch (script.kind) {
     case "none":
     case "returnsVoid":
+    case "returnsNull":
     case "retry":
       return { mode: "retry", delayMs: baseDelayMs, abort: null, rules: ["R24"] }
     case "skipAndAdvanceRepeat":
@@ -159,6 +160,7 @@ export const processDueAlarms = (
       failureRules = ["R29"]
       failureWhy = "the stored tag has no typed definition, which is a handler failure"
     } else {
+      run.handlerCalls.push(snapshot.storageId)
       const writeFailure = runHandlerWrites(run, pass, script)
       if (script.forkedWrite !== undefined) forked.push({ pass, mutation: script.forkedWrite })
       succeeded = writeFailure === null && (script.outcome ?? "succeed") === "succeed"
@@ -189,7 +191,9 @@ export const processDueAlarms = (
     }
     failed.push({ tag: snapshot.tag, id: snapshot.alarmId, event })
     failedWhy.push({ rules: failureRules, why: failureWhy })
-    const action = failureAction(script.onFailure ?? { kind: "none" }, base.delayMs, configuration.minimumRetryDelayMs)
+    // No callback passed: the default action `retry` with the base delay (R24).
+    if (options.withoutOnFailure === true) reach(run, "defaultFailureActionRetried")
+    const action = failureAction(options.withoutOnFailure === true ? { kind: "none" } : script.onFailure ?? { kind: "none" }, base.delayMs, configuration.minimumRetryDelayMs)
     const failurePass: Pass = { snapshot, active: true, parked, schedules: 0 }
     const handledFailure = runTransaction(run, `failure:${label}`, failurePass, (draft) => {
       if (action.mode === "skip") {

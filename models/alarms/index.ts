@@ -21,10 +21,10 @@
  *       { kind: "cancelAlarm", nowMs, ref: {tag,id}, fault? }
  *       { kind: "getAlarmStatus", ref }
  *       { kind: "transaction", nowMs, mutations: [{kind, input|ref, misuse?: "forkedFiber"|"afterTransaction"}], closureFails?, fault?, reporterFails? }
- *       { kind: "processDueAlarms", nowMs, options?: {limit?, retryFailedAfterMs?}, handlers?: [{tag,id,script}], fault?, reporterFails? }
+ *       { kind: "processDueAlarms", nowMs, options?: {limit?, retryFailedAfterMs?, withoutOnFailure?}, handlers?: [{tag,id,script}], fault?, reporterFails? }
  *           script: { writes?: (Mutation | {kind:"transaction", mutations, closureFails?})[],   // each write = its own transaction
  *                     outcome?: "succeed"|"fail",                                           // default succeed; a failing write => fail
- *                     onFailure?: {kind:"none"|"returnsVoid"|"retry"|"skipAndAdvanceRepeat"|"fails"} | {kind:"retryAfter", retryFailedAfterMs},
+ *                     onFailure?: {kind:"none"|"returnsVoid"|"returnsNull"|"retry"|"skipAndAdvanceRepeat"|"fails"} | {kind:"retryAfter", retryFailedAfterMs},
  *                     forkedWrite?: Mutation }   // attempted after processDueAlarms returned (pass ended)
  *       { kind: "configure", configuration }   // the ambient ScheduleConfiguration reference changes
  *       { kind: "rebuildService", knownTags? } // restart: captured defaults := ambient; storage kept; knownTags: new typed definitions (R29)

@@ -59,6 +59,8 @@ export type HandlerWrite =
 export type OnFailureScript =
   | { readonly kind: "none" }
   | { readonly kind: "returnsVoid" }
+  /** `onFailure` returns `null` (a JavaScript caller's "no action"): the default action `retry` (R24). */
+  | { readonly kind: "returnsNull" }
   /** `objectForm`: `onFailure` returns `{ mode: "retry" }` instead of `"retry"` (same behaviour, R24). */
   | { readonly kind: "retry"; readonly objectForm?: boolean }
   | { readonly kind: "retryAfter"; readonly retryFailedAfterMs: number }
@@ -83,10 +85,16 @@ export interface HandlerScriptEntry extends AlarmRef {
   readonly script: HandlerScript
 }
 
-/** Options of `processDueAlarms`; `retryFailedAfterMs` is the failure base delay. */
+/**
+ * Options of `processDueAlarms`; `retryFailedAfterMs` is the failure base delay. `withoutOnFailure`
+ * describes the call, not an option: no `onFailure` callback is passed (every failure takes the
+ * default action `retry`, R24), and with neither `limit` nor `retryFailedAfterMs` the call passes no
+ * options object at all (`processDueAlarms(handler)`: the defaults of R20).
+ */
 export interface ProcessOptions {
   readonly limit?: number
   readonly retryFailedAfterMs?: number
+  readonly withoutOnFailure?: boolean
 }
 
 /** Every operation the model understands. `nowMs` is the virtual clock when the call runs. */

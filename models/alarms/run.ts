@@ -72,6 +72,8 @@ export interface StepRun {
    * anomaly when an implementation's row matches it.
    */
   readonly ackIgnoringWrite: Map<string, AlarmStatus | null>
+  /** Storage ids handed to the handler, in call order (a row failing before its handler is not, R22, R29). */
+  readonly handlerCalls: Array<string>
 }
 
 /** Starts a scratchpad for one step. */
@@ -80,7 +82,7 @@ export const startRun = (
   nowMs: number,
   fault: TransactionFault | undefined,
   reporterFails: boolean
-): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map() })
+): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map(), handlerCalls: [] })
 
 /** Records that the step reached `situation`. */
 export const reach = (run: StepRun, situation: Situation): void => {

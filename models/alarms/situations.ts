@@ -50,6 +50,7 @@ export const SITUATION_RULES = {
   skipAndAdvanceOneShotDeleted: ["R24", "E7"],
   skipAndAdvanceRepeat: ["R24", "R23"],
   onFailureFailed: ["R24", "H3"],
+  defaultFailureActionRetried: ["R20", "R24"],
   invalidOptionsRejected: ["R20"],
   detachedWriteRejected: ["R9", "H4"],
   forkedCancelAfterPass: ["R9", "H4"],

@@ -44,6 +44,8 @@ export interface StepOutcome {
   readonly forkedWrites: ReadonlyArray<ForkedWriteOutcome>
   /** Per storage id: the status an acknowledgement ignoring the handler's own write would have left (H1). */
   readonly ackIgnoringWrite: Readonly<Record<string, AlarmStatus | null>>
+  /** Storage ids `processDueAlarms` handed to the handler, in call order. */
+  readonly handlerCalls: ReadonlyArray<string>
 }
 
 const json = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json
@@ -256,7 +258,8 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     transactions: run.transactions,
     reporterCalls: run.reporterCalls,
     forkedWrites: outcome.forkedWrites,
-    ackIgnoringWrite: Object.fromEntries(run.ackIgnoringWrite)
+    ackIgnoringWrite: Object.fromEntries(run.ackIgnoringWrite),
+    handlerCalls: [...run.handlerCalls]
   }
 }
 

@@ -45,11 +45,6 @@ export const VALID_REFS: ReadonlyArray<RefSpec> = TAGS.flatMap((tag) => IDS.map(
 
 const validRef: fc.Arbitrary<RefSpec> = fc.constantFrom(...VALID_REFS)
 
-const ref: fc.Arbitrary<RefSpec> = fc.oneof(
-  { weight: 30, arbitrary: validRef },
-  { weight: 1, arbitrary: fc.constantFrom<RefSpec>({ tag: "", id: "1" }, { tag: "a", id: "" }) }
-)
-
 /** `arbitrary` in about `percent`% of draws, otherwise absent. */
 const sometimes = <A>(arbitrary: fc.Arbitrary<A>, percent: number): fc.Arbitrary<A | undefined> =>
   fc.oneof({ weight: 100 - percent, arbitrary: fc.constant(undefined) }, { weight: percent, arbitrary })
@@ -191,7 +186,8 @@ const onFailure: fc.Arbitrary<OnFailureScript> = fc.oneof(
   { weight: 3, arbitrary: fc.constant<OnFailureScript>({ kind: "fails" }) },
   // Both forms of each action (R24): the string and the object `{ mode }`.
   { weight: 2, arbitrary: fc.constantFrom<OnFailureScript>({ kind: "skipAndAdvanceRepeat" }, { kind: "skipAndAdvanceRepeat", objectForm: true }) },
-  { weight: 1, arbitrary: fc.constantFrom<OnFailureScript>({ kind: "returnsVoid" }, { kind: "retry" }, { kind: "retry", objectForm: true }) },
+  // `returnsNull` is outside the static type: a JavaScript caller's `null` means "no action" (R24: the default `retry`).
+  { weight: 1, arbitrary: fc.constantFrom<OnFailureScript>({ kind: "returnsVoid" }, { kind: "returnsNull" }, { kind: "retry" }, { kind: "retry", objectForm: true }) },
   {
     weight: 2,
     arbitrary: fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.constantFrom(0, -5)).map((ms): OnFailureScript => ({
@@ -241,8 +237,14 @@ const handlerEntryOf = (r: Ranges): fc.Arbitrary<HandlerEntrySpec> =>
 const fullRanges = rangesOf(fullProfile(VALID_REFS))
 const handlerEntry = handlerEntryOf(fullRanges)
 
+/**
+ * Dispatch options; sometimes the call passes no `onFailure` (R24: the default action `retry`), and then
+ * mostly no options object at all (`processDueAlarms(handler)`, R20's defaults).
+ */
 const dispatchOptions: fc.Arbitrary<ProcessOptions | undefined> = fc.oneof(
   { weight: 10, arbitrary: fc.constant(undefined) },
+  { weight: 2, arbitrary: fc.constant<ProcessOptions>({ withoutOnFailure: true }) },
+  { weight: 1, arbitrary: fc.record({ limit: fc.integer({ min: 1, max: 3 }), withoutOnFailure: fc.constant(true) }) },
   { weight: 2, arbitrary: fc.record({ limit: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ retryFailedAfterMs: fc.integer({ min: 1, max: 20_000 }) }) },
   { weight: 1, arbitrary: fc.constantFrom<ProcessOptions>({ limit: 0 }, { limit: 1.5 }, { retryFailedAfterMs: 0 }) }
@@ -359,8 +361,9 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
     sometimes(fc.integer({ min: 1, max: 3 }), 60),
     sometimes(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 4, max: 12 })), 50),
     fc.boolean(),
-    shape.faults ? sometimes(fc.constantFrom("afterCommit" as const, "setAlarmFails" as const), 50) : fc.constant(undefined)
-  ).map(([own, rounds, action, rearm, faults, budget, raise, reportFails, parkingFault]) => {
+    shape.faults ? sometimes(fc.constantFrom("afterCommit" as const, "setAlarmFails" as const), 50) : fc.constant(undefined),
+    fc.boolean()
+  ).map(([own, rounds, action, rearm, faults, budget, raise, reportFails, parkingFault, bare]) => {
     const script: HandlerScriptSpec = {
       outcome: "fail",
       ...(action === undefined ? {} : { onFailure: action }),
@@ -379,6 +382,8 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
       commands.push({
         op: "dispatch",
         handlers: [{ tag: own.tag, id: own.id, script }],
+        // No scripted action: half the timelines call `processDueAlarms(handler)` bare (R20, R24 defaults).
+        ...(action === undefined && bare ? { options: { withoutOnFailure: true } } : {}),
         ...(injected === undefined ? {} : { fault: injected }),
         ...(reportFails && round % 2 === 1 ? { reporterFails: true } : {})
       })

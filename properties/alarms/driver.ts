@@ -181,7 +181,8 @@ export const scriptedDispatch = (
 } => ({
   handle: (event) =>
     Effect.gen(function*() {
-      visits.push(storageIdOf(event))
+      // A handler call without an event is recorded too (R22: an undecodable row never reaches the handler).
+      visits.push(event === undefined ? "(the handler was called without an event)" : storageIdOf(event))
       const script = entryFor(handlers, event)?.script ?? {}
       if (script.forkedWrite !== undefined) {
         const write = script.forkedWrite
@@ -201,6 +202,9 @@ export const scriptedDispatch = (
       case "none":
       case "returnsVoid":
         return Effect.void
+      case "returnsNull":
+        // Outside the static type (`OnFailureAction | void`): what a JavaScript caller may return.
+        return Effect.succeed(null as unknown as OnFailureAction)
       case "retry":
         return Effect.succeed(action.objectForm === true ? { mode: "retry" as const } : "retry" as const)
       case "skipAndAdvanceRepeat":
@@ -213,15 +217,22 @@ export const scriptedDispatch = (
   }
 })
 
-/** The dispatch options of a command with the scripted `onFailure`. */
+/**
+ * The dispatch options of a command with the scripted `onFailure`; with `withoutOnFailure` no callback
+ * is passed, and when nothing else is either, no options object at all (`processDueAlarms(handler)`).
+ */
 export const dispatchOptions = (
-  options: { readonly limit?: number; readonly retryFailedAfterMs?: number } | undefined,
+  options: { readonly limit?: number; readonly retryFailedAfterMs?: number; readonly withoutOnFailure?: boolean } | undefined,
   onFailure: ProcessDueAlarmsOptions<never, unknown>["onFailure"]
-): ProcessDueAlarmsOptions<never, unknown> => ({
-  ...(options?.limit === undefined ? {} : { limit: options.limit }),
-  ...(options?.retryFailedAfterMs === undefined ? {} : { retryFailedAfter: options.retryFailedAfterMs }),
-  ...(onFailure === undefined ? {} : { onFailure })
-})
+): ProcessDueAlarmsOptions<never, unknown> | undefined => {
+  const callback = options?.withoutOnFailure === true ? undefined : onFailure
+  if (options?.limit === undefined && options?.retryFailedAfterMs === undefined && callback === undefined) return undefined
+  return {
+    ...(options?.limit === undefined ? {} : { limit: options.limit }),
+    ...(options?.retryFailedAfterMs === undefined ? {} : { retryFailedAfter: options.retryFailedAfterMs }),
+    ...(callback === undefined ? {} : { onFailure: callback })
+  }
+}
 
 const eventJson = (event: AlarmEvent): Json => ({
   id: event.id,
