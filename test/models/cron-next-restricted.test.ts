@@ -10,14 +10,11 @@ import { nextInstant, parseSchedule, timerKeyOf } from "../../models/cron/index.
 import { nextRun } from "../../subjects/cron/next.ts"
 import { defaultCronPieces } from "../../subjects/cron/pieces.ts"
 import { parseSpec } from "../../subjects/cron/spec.ts"
+import { DST_TRANSITIONS_2026 } from "../support/dstTransitions.ts"
 
+/** The 2026 transitions, plus a zone that is not a whole hour off UTC (no transition there). */
 const TRANSITIONS: ReadonlyArray<readonly [string, number]> = [
-  ["America/New_York", Date.UTC(2026, 2, 8, 7)],
-  ["America/New_York", Date.UTC(2026, 10, 1, 6)],
-  ["Europe/London", Date.UTC(2026, 2, 29, 1)],
-  ["Europe/London", Date.UTC(2026, 9, 25, 1)],
-  ["Australia/Lord_Howe", Date.UTC(2026, 3, 4, 15)],
-  ["Australia/Lord_Howe", Date.UTC(2026, 9, 3, 15, 30)],
+  ...DST_TRANSITIONS_2026,
   ["Asia/Kathmandu", Date.UTC(2026, 0, 1, 20)]
 ]
 
