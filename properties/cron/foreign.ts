@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { ACTOR_TYPE, TENANT } from "../../models/cron/index.ts"
+import { bucketOf, routingKeyOf } from "../../subjects/cron/schema.ts"
 import type { RawRow } from "./observe.ts"
 import { TIMING } from "./scenario.ts"
 
@@ -17,20 +18,6 @@ export const FOREIGN_ACTOR_TYPE = "report"
 
 /** The actor the foreign rows belong to (not one of the scenario's actors, so keys never collide). */
 export const FOREIGN_ACTOR_ID = "z"
-
-/**
- * A routing key for the rows the harness writes: 32-bit FNV-1a of the tenant's UTF-16 code units as a
- * non-negative 31-bit number, as `subjects/cron` computes it (the seed imports upstream's
- * `tenantRoutingKey` without defining it). No claim may depend on it: the rows must not be claimed at all.
- */
-export const tenantRoutingKey = (tenant: string): number => {
-  let hash = 0x811c9dc5
-  for (let index = 0; index < tenant.length; index++) hash = Math.imul(hash ^ tenant.charCodeAt(index), 0x01000193) >>> 0
-  return hash & 0x7fffffff
-}
-
-/** Buckets a routing key maps to (as `subjects/cron` maps them). */
-const BUCKETS = 64
 
 /** The foreign rows, due at `dueAtMs` (the scenario's anchor); the other type's tick has a valid tick id (N3). */
 export const foreignRows = (dueAtMs: number): ReadonlyArray<RawRow> => {
@@ -51,10 +38,11 @@ export const foreignRows = (dueAtMs: number): ReadonlyArray<RawRow> => {
 /** Writes `rows` into upstream's outbox table (after a runner's `make` created it). */
 export const seedForeignRows = (sql: SqlClient.SqlClient, rows: ReadonlyArray<RawRow>): Effect.Effect<void, SqlError> =>
   Effect.forEach(rows, (row) => {
-    const routingKey = tenantRoutingKey(row.tenant)
+    // Upstream's routing key and bucket, so the rows look like any other deploy's; no claim may depend on them.
+    const routingKey = routingKeyOf(row.tenant)
     return sql`INSERT INTO actor_outbox (routing_key, intent_id, kind, bucket, due_at_ms, scheduled_at_ms, tenant_id, actor_type, actor_id,
       timer_key, target_type, target_id, command, payload, caller, attempts, last_error, ambiguous)
-      VALUES (${routingKey}, ${row.intentId}, ${row.kind}, ${routingKey % BUCKETS}, ${row.dueAtMs}, ${row.scheduledAtMs}, ${row.tenant},
+      VALUES (${routingKey}, ${row.intentId}, ${row.kind}, ${bucketOf(routingKey)}, ${row.dueAtMs}, ${row.scheduledAtMs}, ${row.tenant},
       ${row.actorType}, ${row.actorId}, ${row.timerKey}, ${row.targetType}, ${row.targetId}, ${row.command}, ${row.payload},
       ${JSON.stringify(row.caller)}, ${row.attempts}, ${row.lastError}, ${row.ambiguous ? 1 : 0})`
   }, { discard: true })
