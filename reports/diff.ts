@@ -10,6 +10,8 @@
  * a difference.
  */
 
+import { jsonEqual } from "../harness/ModelBased.ts"
+
 /** One path and its value on each side (`undefined`: absent on that side). */
 export interface StateDiffRow {
   readonly path: string
@@ -41,7 +43,6 @@ const childPath = (parent: string, key: string): string =>
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value)
 
-const identical = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
 
 const OUTCOME_WORDS: ReadonlySet<unknown> = new Set(["success", "failure"])
 
@@ -68,15 +69,7 @@ const sameOutcome = (a: unknown, b: unknown): boolean =>
  * sameValue("failure", { error: "SqlError", message: "boom" }) // true
  * sameValue("failure", { ok: null })                           // false
  */
-export const sameValue = (a: unknown, b: unknown): boolean => identical(a, b) || sameOutcome(a, b)
-
-const canonical = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(canonical)
-  if (!isRecord(value)) return value
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(value).sort()) out[key] = canonical(value[key])
-  return out
-}
+export const sameValue = (a: unknown, b: unknown): boolean => jsonEqual(a, b) || sameOutcome(a, b)
 
 const walk = (model: unknown, implementation: unknown, path: string, depth: number, out: Array<StateDiffRow>): void => {
   if (out.length >= MAX_WALK_ROWS) return
@@ -102,7 +95,7 @@ const walk = (model: unknown, implementation: unknown, path: string, depth: numb
     }
     return
   }
-  if (identical(model, implementation)) out.push({ path: shown, model, implementation, differs: false })
+  if (jsonEqual(model, implementation)) out.push({ path: shown, model, implementation, differs: false })
   else if (sameOutcome(model, implementation)) out.push({ path: shown, model, implementation, differs: false, representationOnly: true })
   else out.push({ path: shown, model, implementation, differs: true })
 }

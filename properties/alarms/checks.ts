@@ -5,7 +5,7 @@
  * the reporter calls of the step, and the platform alarm. Pure: the loop (`harness/ModelBased.ts`)
  * takes the first mismatch and attributes it.
  */
-import { canonical, type Check, toJson } from "../../harness/ModelBased.ts"
+import { canonical, type Check, jsonEqual, toJson } from "../../harness/ModelBased.ts"
 import type { Json } from "../../harness/Property.ts"
 import { type ModelState, type Prediction, predictStatuses, type StepOutcome, storageIdOf } from "../../models/alarms/index.ts"
 import { VALID_REFS } from "./arbitraries.ts"
@@ -71,7 +71,7 @@ export const statusRules = (expected: Json, actual: Json, context: ReadonlyArray
   const field = (value: Json, name: string): unknown =>
     name === "exists" ? value !== null : value !== null && typeof value === "object" ? (value as { readonly [key: string]: Json })[name] : undefined
   // The first differing field in FIELD_RULES order is the cause; later fields usually follow from it.
-  const differing = FIELD_RULES.filter(([name]) => canonical(field(expected, name)) !== canonical(field(actual, name)))
+  const differing = FIELD_RULES.filter(([name]) => !jsonEqual(field(expected, name), field(actual, name)))
   for (const [, candidates] of differing) {
     const named = context.filter((rule) => candidates.includes(rule))
     if (named.length > 0) return [...new Set(named)]
@@ -199,7 +199,7 @@ const forkedWriteChecks = (c: StepComparison): ReadonlyArray<Check> => [
 const ignoredOwnWrite = (c: StepComparison, storageId: string, expected: Json, actual: Json): boolean => {
   if (!Object.hasOwn(c.outcome.ackIgnoringWrite, storageId)) return false
   const ignoring = toJson(c.outcome.ackIgnoringWrite[storageId])
-  return canonical(actual) !== canonical(expected) && canonical(actual) === canonical(ignoring)
+  return !jsonEqual(actual, expected) && jsonEqual(actual, ignoring)
 }
 
 /** `getAlarmStatus` of every alarm of the id space, each citing the rule that decided the differing field. */
