@@ -104,7 +104,7 @@ export const alarmRequirements: ReadonlyArray<Requirement> = [
     "After the batch processDueAlarms MUST reconcile in an empty transaction and return {failed, handled, parked}; handler failures MUST NOT fail the call, while option and onFailure failures MUST.",
     ["R26"]),
   alarm("ALM-027", "park reports after commit",
-    "A queued park report MUST be emitted after commit only if the row still exists, is parked and has a retry_at, as a content-free {attempts, retryAt = max(run_at, retry_at)} to the pass's parked list and the reporter, whose failure MUST be swallowed.",
+    "A queued park report MUST be emitted after commit only if the row still exists, is parked and has a retry_at, as a content-free {attempts, retryAt = max(run_at, retry_at)} to the pass's parked list and the reporter (by default, a logged warning), whose failure MUST be swallowed.",
     ["R27"]),
   alarm("ALM-028", "alarm status",
     "getAlarmStatus MUST return {attempts, parked, runAt = run_at, retryAt = raw retry_at} for a stored alarm and undefined otherwise.",

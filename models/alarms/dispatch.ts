@@ -38,12 +38,19 @@ export interface DispatchOutcome {
 
 const failure = (error: ModelError): ModelResult => ({ _tag: "Failure", error })
 
+/** The error a row that cannot be decoded fails with (R22, R29: upstream's name). */
+const DECODE_FAILURE_TAG = "StoredAlarmDecodeError"
+/** The error the harness's scripted handler fails with (`outcome: "fail"`). */
+const HANDLER_FAILURE_TAG = "ScriptedHandlerFailure"
+
 const scriptFor = (handlers: ReadonlyArray<HandlerScriptEntry>, storageId: string): HandlerScript =>
   handlers.find((entry) => storageIdOf(entry) === storageId)?.script ?? {}
 
-/** Runs the handler's writes in order inside `pass`; false when one failed (the handler then fails). */
-/** Runs the handler's scripted writes in order; the first failing one ends them, with its own rules. */
-const runHandlerWrites = (run: StepRun, pass: Pass, script: HandlerScript): EntryAttribution | null => {
+/**
+ * Runs the handler's scripted writes in order inside `pass`; the first failing one ends them (the
+ * handler then fails with that write's error), with its own rules. Null when every write succeeded.
+ */
+const runHandlerWrites = (run: StepRun, pass: Pass, script: HandlerScript): (EntryAttribution & { readonly errorTag: string }) | null => {
   for (const write of script.writes ?? []) {
     const label = `handler:${pass.snapshot.storageId}`
     const outcome: ClosureOutcome<unknown> = write.kind === "transaction"
@@ -57,7 +64,7 @@ const runHandlerWrites = (run: StepRun, pass: Pass, script: HandlerScript): Entr
           : { ok: true, value: null }
       })
       : runTransaction(run, label, pass, (draft) => applyMutation(run, draft, pass, write))
-    if (!outcome.ok) return { rules: outcome.rules, why: outcome.why }
+    if (!outcome.ok) return { rules: outcome.rules, why: outcome.why, errorTag: outcome.error._tag }
   }
   return null
 }
@@ -149,16 +156,19 @@ export const processDueAlarms = (
     let succeeded = false
     let failureRules: ReadonlyArray<string> = ["R22", "R24"]
     let failureWhy = "the handler failed"
+    let causeTag = HANDLER_FAILURE_TAG
     // The rules of the handler's own write when that write decided the failure (e.g. R8, H2).
     let writeRules: ReadonlyArray<string> = []
     if (event === null) {
       reach(run, "undecodablePayloadFailed")
       failureRules = ["R22", "R29"]
       failureWhy = "the stored payload could not be decoded, so the failure path runs without an event"
+      causeTag = DECODE_FAILURE_TAG
     } else if (run.state.knownTags !== null && !run.state.knownTags.includes(snapshot.tag)) {
       reach(run, "unknownStoredTagFailed")
       failureRules = ["R29"]
       failureWhy = "the stored tag has no typed definition, which is a handler failure"
+      causeTag = DECODE_FAILURE_TAG
     } else {
       run.handlerCalls.push(snapshot.storageId)
       const writeFailure = runHandlerWrites(run, pass, script)
@@ -169,6 +179,7 @@ export const processDueAlarms = (
         writeRules = writeFailure.rules
         failureRules = [...writeFailure.rules, "R22", "R24"]
         failureWhy = `a write of the handler failed (${writeFailure.why}), so the handler failed`
+        causeTag = writeFailure.errorTag
       }
     }
     pass.active = false
@@ -189,7 +200,7 @@ export const processDueAlarms = (
       )
       continue
     }
-    failed.push({ tag: snapshot.tag, id: snapshot.alarmId, event })
+    failed.push({ tag: snapshot.tag, id: snapshot.alarmId, event, causeTag })
     failedWhy.push({ rules: failureRules, why: failureWhy })
     // No callback passed: the default action `retry` with the base delay (R24).
     if (options.withoutOnFailure === true) reach(run, "defaultFailureActionRetried")
@@ -249,7 +260,8 @@ export const processDueAlarms = (
   for (const { pass, mutation } of forked) {
     const outcome = runTransaction(run, `forked:${mutationTarget(mutation)}`, pass, (draft) => applyMutation(run, draft, pass, mutation))
     if (outcome.ok && mutation.kind === "cancelAlarm") reach(run, "forkedCancelAfterPass")
-    forkedWrites.push({ ok: outcome.ok, error: outcome.ok ? null : outcome.error })
+    const error = outcome.ok ? null : outcome.error
+    forkedWrites.push({ ok: outcome.ok, error, saysPassEnded: error?._tag === "StorageOperationError" && error.reason === "detachedWork" })
     forkedWhy.push(
       outcome.ok
         ? { rules: ["R9", "H4"], why: "a cancel from a fiber forked by a handler is not pass-checked upstream (0.52)" }

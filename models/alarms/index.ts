@@ -43,7 +43,7 @@
  *       result         {_tag:"Success", value} | {_tag:"Failure", error:{_tag, reason}} | {_tag:"Crashed", transaction, phase}
  *                      value: null (schedule/cancel/configure/rebuild) | AlarmStatus|null (getAlarmStatus)
  *                             | {mutations: MutationResult[]} (transaction) | {handled, failed, parked} (processDueAlarms)
- *                      handled: AlarmEvent {id, tag, payload, scheduledAtMs}[]; failed: {tag, id, event|null}[];
+ *                      handled: AlarmEvent {id, tag, payload, scheduledAtMs}[]; failed: {tag, id, event|null, causeTag}[];
  *                      parked: {attempts, retryAtMs}[] (content-free)
  *                      error._tag: InvalidScheduleConfigurationError | InvalidAlarmRefError | InvalidRepeatEveryError |
  *                             InvalidAlarmPayloadError | StorageOperationError (reason detachedWork | inactiveHandle |

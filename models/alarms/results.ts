@@ -37,11 +37,17 @@ export interface AlarmEvent {
   readonly scheduledAtMs: number
 }
 
-/** A failed dispatch of alarm `tag`/`id`; `event` is null when the stored payload could not be decoded. */
+/**
+ * A failed dispatch of alarm `tag`/`id`; `event` is null when the stored payload could not be decoded.
+ * `causeTag` is the `_tag` of the failure's error (the entry's `cause` is the failure's `Cause`):
+ * `StoredAlarmDecodeError` for a row that could not be decoded or whose tag has no typed definition
+ * (R22, R29), else the error the handler failed with (its own, or that of a write it made).
+ */
 export interface FailedDispatch {
   readonly tag: string
   readonly id: string
   readonly event: AlarmEvent | null
+  readonly causeTag: string
 }
 
 /** A content-free parked report: `retryAtMs` is max(run_at, retry_at) (E8). */
@@ -54,6 +60,8 @@ export interface ParkedReport {
 export interface ForkedWriteOutcome {
   readonly ok: boolean
   readonly error: ModelError | null
+  /** The error says, in R9's words, that detached work cannot be scheduled after the pass ended. */
+  readonly saysPassEnded: boolean
 }
 
 /** The value of a successful `processDueAlarms`. */

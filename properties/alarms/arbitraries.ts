@@ -385,7 +385,8 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
         // No scripted action: half the timelines call `processDueAlarms(handler)` bare (R20, R24 defaults).
         ...(action === undefined && bare ? { options: { withoutOnFailure: true } } : {}),
         ...(injected === undefined ? {} : { fault: injected }),
-        ...(reportFails && round % 2 === 1 ? { reporterFails: true } : {})
+        // Odd rounds: a failing reporter, or none at all (the default reporter logs a warning, R27).
+        ...(round % 2 === 1 ? (reportFails ? { reporterFails: true } : { defaultReporter: true }) : {})
       })
     }
     return commands

@@ -235,6 +235,30 @@ const statusChecks = (c: StepComparison): ReadonlyArray<Check> => {
 }
 
 /** The `parked` entries of a successful dispatch (content-free, so after the statuses that name the row). */
+/** What `parkedReportJson` and the default reporter's logger add when a report is not upstream's. */
+const REPORT_DEVIATIONS = ["tag", "extraFields", "logLevel"] as const
+
+/**
+ * The shape of every parked report of the step, in the result's `parked` list and to the reporter:
+ * upstream's content-free `AlarmParked` (no other tag, no other field) and, from the default reporter,
+ * a warning (R27). Checked apart from the reports' values, so that a wrong shape names R27 and not
+ * the rules that decided when the alarm parked.
+ */
+const reportShapeCheck = (c: StepComparison, withResult: boolean): Check => {
+  const listed = withResult ? (c.actualResult as { readonly value: { readonly parked?: ReadonlyArray<Json> } }).value.parked ?? [] : []
+  const deviations = [...listed, ...c.reporterCalls].flatMap((report) => {
+    const record: { readonly [key: string]: Json } = typeof report === "object" && report !== null && !Array.isArray(report) ? report as { readonly [key: string]: Json } : {}
+    return REPORT_DEVIATIONS.filter((key) => Object.hasOwn(record, key)).map((key): Json => ({ [key]: record[key] ?? null }))
+  })
+  return {
+    observable: "parked report shape",
+    expected: [],
+    actual: deviations,
+    rules: ["R27"],
+    why: "a parked report is upstream's content-free AlarmParked {attempts, retryAt}, and the default reporter logs it as a warning"
+  }
+}
+
 const parkedChecks = (c: StepComparison): ReadonlyArray<Check> => {
   const actualParked = (c.actualResult as { readonly value: { readonly parked: ReadonlyArray<Json> } }).value.parked
   const checks: Array<Check> = []
@@ -264,6 +288,7 @@ export const alarmsChecks = (c: StepComparison): ReadonlyArray<Check> => {
     // struck another row's transaction, and the result follows from that.
     ...(dispatch ? [dispatchOrderCheck(c)] : []),
     ...(tagOf(result.expected) !== tagOf(result.actual) ? [result] : []),
+    reportShapeCheck(c, dispatch && succeeded),
     ...(dispatch && succeeded ? dispatchListChecks(c) : []),
     ...(dispatch ? forkedWriteChecks(c) : []),
     ...(dispatch && succeeded ? [] : [result]),

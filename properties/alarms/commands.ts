@@ -151,6 +151,7 @@ export const faultWords = (command: Command, outcome: StepOutcome | null): strin
     words.push(describeStorageFault(command.fault, label, label !== undefined))
   }
   if ("reporterFails" in command && command.reporterFails === true) words.push("the reporter fails")
+  if (command.op === "dispatch" && command.defaultReporter === true) words.push("no reporter provided (the default logs a warning)")
   if (command.op === "dispatch" && command.redelivery === true) words.push("platform alarm redelivered")
   if (command.op === "restart") words.push(command.reason === "eviction" ? "Durable Object eviction" : "process restart")
   if (command.op === "restart" && command.knownTags !== undefined) words.push(`redeployed with typed definitions [${command.knownTags.join(", ")}]`)

@@ -9,6 +9,7 @@ import type { Json } from "../../harness/Property.ts"
 import type { AlarmStatus as ModelAlarmStatus, ScheduleConfigurationInput } from "../../models/alarms/index.ts"
 import { storageIdOf, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
 import type {
+  AlarmParked,
   AlarmEvent,
   AlarmPayload,
   AlarmScheduler,
@@ -86,13 +87,20 @@ export const toImplementationInput = (input: InputSpec, nowMs: number): Schedule
   ...(input.progress === undefined ? {} : { progress: input.progress })
 })
 
+/**
+ * The `_tag` of a failed dispatch entry's error. The entry's `cause` is the failure's `Cause` (R22:
+ * the handler's, or a decode failure's), so a raw error in its place is named as such.
+ */
+export const causeTagOf = (cause: unknown): string =>
+  Cause.isCause(cause) ? tagOf(Cause.squash(cause)) : `not a Cause: ${tagOf(cause)}`
+
+const tagOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "_tag" in error && typeof (error as { _tag: unknown })._tag === "string"
+    ? (error as { _tag: string })._tag
+    : `untagged ${String(error)}`
+
 /** A typed error as the model names it: `{_tag}` (reasons are words, not compared). */
-export const errorTag = (error: unknown): Json => {
-  if (typeof error === "object" && error !== null && "_tag" in error && typeof (error as { _tag: unknown })._tag === "string") {
-    return { _tag: (error as { _tag: string })._tag }
-  }
-  return { _tag: `untagged ${String(error)}` }
-}
+export const errorTag = (error: unknown): Json => ({ _tag: tagOf(error) })
 
 /** Runs one mutation on a handle (scheduler or transaction handle). */
 export const runMutation = (handle: AlarmTransaction, mutation: MutationSpec, nowMs: number): Effect.Effect<void, unknown> =>
@@ -247,10 +255,31 @@ export const dispatchJson = (result: ProcessDueAlarmsResult): Json => ({
   failed: result.failed.map((failure) => ({
     tag: failure.tag,
     id: failure.id,
-    event: failure.event === undefined ? null : eventJson(failure.event)
+    event: failure.event === undefined ? null : eventJson(failure.event),
+    causeTag: causeTagOf(failure.cause)
   })),
-  parked: result.parked.map((report) => ({ attempts: report.attempts, retryAtMs: DateTime.toEpochMillis(report.retryAt) }))
+  parked: result.parked.map(parkedReportJson)
 })
+
+/** The fields of upstream's `AlarmParked` (R27: a report is content-free). */
+const PARKED_REPORT_FIELDS: ReadonlySet<string> = new Set(["_tag", "attempts", "retryAt"])
+
+/**
+ * A parked report in the model's shape `{attempts, retryAtMs}`. What upstream's content-free
+ * `AlarmParked` would not hold is added, so it differs from the model: `tag` when the report's `_tag`
+ * is not `AlarmParked`, `extraFields` naming any field beyond `_tag`, `attempts` and `retryAt` (an id,
+ * a tag or a payload leaking into the report).
+ */
+export const parkedReportJson = (report: AlarmParked): Json => {
+  const extraFields = Object.keys(report).filter((key) => !PARKED_REPORT_FIELDS.has(key)).sort()
+  const tag: unknown = (report as { readonly _tag?: unknown })._tag
+  return {
+    attempts: report.attempts,
+    retryAtMs: DateTime.toEpochMillis(report.retryAt),
+    ...(tag === "AlarmParked" ? {} : { tag: typeof tag === "string" ? tag : null }),
+    ...(extraFields.length === 0 ? {} : { extraFields })
+  }
+}
 
 /** A status in the model's shape. */
 export const statusJson = (status: AlarmStatus | undefined): ModelAlarmStatus | null =>

@@ -93,6 +93,8 @@ export type Command =
     readonly handlers: ReadonlyArray<HandlerEntrySpec>
     readonly fault?: TransactionFault
     readonly reporterFails?: boolean
+    /** No `AlarmReporter` is provided: upstream's default reporter logs each report as a warning (R27). */
+    readonly defaultReporter?: boolean
     /** The platform alarm was delivered again (same virtual time as the previous dispatch). */
     readonly redelivery?: boolean
   }

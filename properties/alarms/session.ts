@@ -5,9 +5,10 @@
  * fiber a handler forked) ends the call from outside; the session then rebuilds the scheduler from
  * storage, as a restarted process would.
  */
-import { Cause, DateTime, Deferred, Effect, Exit, Fiber } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber } from "effect"
 import type { Dialect, IsolatedDatabase } from "../../adapters/contract.ts"
 import { resultJson, toJson } from "../../harness/ModelBased.ts"
+import { says } from "../../harness/ErrorText.ts"
 import { timedImplementationCall } from "../../harness/Profiler.ts"
 import type { Json } from "../../harness/Property.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
@@ -28,6 +29,7 @@ import {
   dispatchOptions,
   errorTag,
   type ForkedWrite,
+  parkedReportJson,
   runMutation,
   runScriptedTransaction,
   scriptedDispatch,
@@ -35,6 +37,7 @@ import {
   toImplementationConfiguration
 } from "./driver.ts"
 import type { Command } from "./scenario.ts"
+import { withDefaultReporter } from "./defaultReporter.ts"
 import { typedHandler, typedScheduler } from "./typed.ts"
 
 /** What the implementation did in one step. */
@@ -68,13 +71,20 @@ export const harnessError = (what: string) => (cause: unknown) =>
 
 const SUCCESS_NULL: Json = { _tag: "Success", value: null }
 
+/** R9's words for a schedule from a pass that has ended. */
+const PASS_ENDED_WORDS = "cannot schedule detached work after their pass ends"
+
 /** Releases the forked writes one by one, after the pass ended, and collects their outcomes. */
 const releaseForked = (forked: ReadonlyArray<ForkedWrite>, outcomes: Array<Json>): Effect.Effect<void> =>
   Effect.forEach(forked, (write) =>
     Deferred.succeed(write.gate, undefined).pipe(
       Effect.andThen(Fiber.join(write.fiber)),
       Effect.map((exit) => {
-        outcomes.push(Exit.isSuccess(exit) ? { ok: true, error: null } : { ok: false, error: errorTag(Cause.squash(exit.cause)) })
+        outcomes.push(
+          Exit.isSuccess(exit)
+            ? { ok: true, error: null, saysPassEnded: false }
+            : { ok: false, error: errorTag(Cause.squash(exit.cause)), saysPassEnded: says(Cause.squash(exit.cause), PASS_ENDED_WORDS) }
+        )
       })
     ), { discard: true })
 
@@ -131,14 +141,16 @@ export const openAlarmsSession = (
     let reporterFails = false
     const reporter: AlarmReporterFn = (event) =>
       Effect.suspend(() => {
-        reporterCalls.push({ attempts: event.attempts, retryAtMs: DateTime.toEpochMillis(event.retryAt) })
+        reporterCalls.push(parkedReportJson(event))
         return reporterFails ? Effect.die(new Error("scripted reporter failure")) : Effect.void
       })
+    let defaultReporter = false
+    // Without a reporter (R27's default), the implementation's warnings are the reporter calls.
     const provide = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-      effect.pipe(
-        Effect.provideService(ScheduleConfiguration, toImplementationConfiguration(ambient)),
-        Effect.provideService(AlarmReporter, reporter)
-      )
+      Effect.suspend(() => {
+        const configured = Effect.provideService(effect, ScheduleConfiguration, toImplementationConfiguration(ambient))
+        return defaultReporter ? withDefaultReporter(configured, reporterCalls) : Effect.provideService(configured, AlarmReporter, reporter)
+      })
     const build = Effect.suspend(() => {
       boundary.arm(undefined)
       return provide(implementation.make({ sql: boundary.sql, dialect, platformAlarm: boundary.platformAlarm }))
@@ -175,6 +187,7 @@ export const openAlarmsSession = (
         boundary.arm("fault" in command ? (command.fault as TransactionFault | undefined) : undefined)
         reporterCalls = []
         reporterFails = "reporterFails" in command && command.reporterFails === true
+        defaultReporter = command.op === "dispatch" && command.defaultReporter === true
         if (command.op === "configure") {
           ambient = command.configuration
           return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls }

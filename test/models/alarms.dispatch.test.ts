@@ -106,6 +106,16 @@ describe("acknowledgement", () => {
     expect(same.predictions.find((p) => p.observable === "handled[0]")!.rules).toEqual(["R22", "R23", "E6", "H1"])
   })
 
+  it("names each failed entry's error: the handler's own, or that of the write that failed it (R22, R24)", () => {
+    const s0 = runAll(init(), [schedule(0, oneShot("a", 0)), schedule(0, oneShot("b", 0))]).state
+    const badRef = { ...oneShot("x", 0), tag: "" }
+    const outcome = step(s0, dispatch(0, { "t/a": { outcome: "fail" }, "t/b": { writes: [{ kind: "scheduleAlarm", input: badRef }] } }))
+    expect(dispatchValue(outcome).failed.map((entry) => [entry.id, entry.causeTag])).toEqual([
+      ["a", "ScriptedHandlerFailure"],
+      ["b", "InvalidAlarmRefError"]
+    ])
+  })
+
   it("skip-and-advance-repeat deletes a one-shot (E7) and advances a repeat", () => {
     const s0 = runAll(init(), [schedule(0, oneShot("a", 0)), schedule(0, oneShot("r", 0, { repeatEveryMs: 90_000 }))]).state
     const skip = { outcome: "fail" as const, onFailure: { kind: "skipAndAdvanceRepeat" as const } }

@@ -92,7 +92,7 @@ describe("rejections commit nothing", () => {
   it("rejects a schedule forked by a handler after its pass ended (H4)", () => {
     const s0 = step(init(), schedule(0, oneShot("a", 0))).state
     const outcome = step(s0, dispatch(0, { "t/a": { forkedWrite: { kind: "scheduleAlarm", input: oneShot("z", 0) } } }))
-    expect(outcome.forkedWrites).toEqual([{ ok: false, error: { _tag: "StorageOperationError", reason: "detachedWork" } }])
+    expect(outcome.forkedWrites).toEqual([{ ok: false, error: { _tag: "StorageOperationError", reason: "detachedWork" }, saysPassEnded: true }])
     expect(outcome.state.rows).toEqual({})
     expect(outcome.predictions.find((p) => p.observable === "forkedWrite[0]")!.rules).toEqual(["R9", "H4"])
   })
@@ -111,7 +111,7 @@ describe("reporter, legacy rows and typed definitions", () => {
     expect(s0.platformAlarmMs).toBe(10)
     expect(statusFor(s0, "t", "old")).toEqual({ attempts: 0, parked: false, runAtMs: 10, retryAtMs: null })
     const outcome = step(s0, dispatch(30))
-    expect(dispatchValue(outcome)).toEqual({ handled: [{ id: "old", tag: "t", payload: { v: 1 }, scheduledAtMs: 10 }], failed: [{ tag: "t", id: "bad", event: null }], parked: [] })
+    expect(dispatchValue(outcome)).toEqual({ handled: [{ id: "old", tag: "t", payload: { v: 1 }, scheduledAtMs: 10 }], failed: [{ tag: "t", id: "bad", event: null, causeTag: "StoredAlarmDecodeError" }], parked: [] })
     expect(statusFor(outcome.state, "t", "bad")).toEqual({ attempts: 1, parked: false, runAtMs: 20, retryAtMs: 1_030 })
     expect(outcome.situations).toEqual(expect.arrayContaining(["legacyRowFired", "undecodablePayloadFailed"]))
   })
@@ -149,7 +149,7 @@ describe("reporter, legacy rows and typed definitions", () => {
     const rejected = step(s0, schedule(0, { tag: "other", id: "a", payload: 1, runAtMs: 0 }))
     expect(rejected.result).toEqual({ _tag: "Failure", error: { _tag: "InvalidAlarmRefError", reason: "unknown alarm tag \"other\"" } })
     const outcome = step(s0, dispatch(0))
-    expect(dispatchValue(outcome).failed).toEqual([{ tag: "gone", id: "x", event: { id: "x", tag: "gone", payload: 1, scheduledAtMs: 0 } }])
+    expect(dispatchValue(outcome).failed).toEqual([{ tag: "gone", id: "x", event: { id: "x", tag: "gone", payload: 1, scheduledAtMs: 0 }, causeTag: "StoredAlarmDecodeError" }])
   })
 
   it("typed definitions check the payload before the configuration, like the upstream typed wrapper", () => {

@@ -56,7 +56,7 @@ export const dispatchValue = (outcome: StepOutcome) => {
   if (outcome.result._tag !== "Success") throw new Error(`expected success, got ${JSON.stringify(outcome.result)}`)
   return outcome.result.value as {
     readonly handled: ReadonlyArray<{ readonly id: string; readonly scheduledAtMs: number }>
-    readonly failed: ReadonlyArray<{ readonly event: { readonly id: string; readonly scheduledAtMs: number } | null }>
+    readonly failed: ReadonlyArray<{ readonly id: string; readonly causeTag: string; readonly event: { readonly id: string; readonly scheduledAtMs: number } | null }>
     readonly parked: ReadonlyArray<{ readonly attempts: number; readonly retryAtMs: number }>
   }
 }
