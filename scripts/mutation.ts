@@ -58,6 +58,43 @@ export const forgetSurvivors = (report: MutationReport): { readonly report: Muta
   return { report: { ...report, files }, forgotten }
 }
 
+/** A `--mutate` entry as a file and a line range (the whole file by default); null for a glob. */
+export interface MutateTarget {
+  readonly file: string
+  readonly fromLine: number
+  readonly toLine: number
+  readonly wholeFile: boolean
+}
+
+/** Parses a `--mutate` entry: `path`, `path:10-20` or `path:10:4-20:8` (Stryker's forms); null for a glob. */
+export const mutateTarget = (entry: string): MutateTarget | null => {
+  if (/[*?[\]{}!]/.test(entry)) return null
+  const ranged = /^(.+?):(\d+)(?::\d+)?-(\d+)(?::\d+)?$/.exec(entry)
+  if (ranged === null) return { file: entry, fromLine: 1, toLine: Number.MAX_SAFE_INTEGER, wholeFile: true }
+  return { file: ranged[1]!, fromLine: Number(ranged[2]), toLine: Number(ranged[3]), wholeFile: false }
+}
+
+/** Removes the survivors (and no-coverage mutants) that start inside one of `targets`, so Stryker tests them again. */
+export const forgetSurvivorsIn = (report: MutationReport, targets: ReadonlyArray<MutateTarget>): { readonly report: MutationReport; readonly forgotten: number } => {
+  let forgotten = 0
+  const files = Object.fromEntries(Object.entries(report.files).map(([name, file]) => {
+    const mine = targets.filter((target) => target.file === name)
+    const kept = file.mutants.filter((mutant) =>
+      (mutant.status !== "Survived" && mutant.status !== "NoCoverage") ||
+      !mine.some((target) => mutant.location.start.line >= target.fromLine && mutant.location.start.line <= target.toLine)
+    )
+    forgotten += file.mutants.length - kept.length
+    return [name, { ...file, mutants: kept }]
+  }))
+  return { report: { ...report, files }, forgotten }
+}
+
+/** The test-side record: the hash of the last whole-subject run, and per file the hash its last `--mutate` run saw. */
+interface TestSideRecord {
+  readonly hash: string
+  readonly files?: Readonly<Record<string, string>>
+}
+
 interface Args {
   readonly subjects: ReadonlyArray<string>
   readonly mutate: ReadonlyArray<string>
@@ -91,6 +128,32 @@ const refreshForTestSide = (subject: string, hash: string): void => {
   process.stdout.write(`mutation: the test side changed since the last ${subject} run; ${forgotten} survivors will be tested again\n`)
 }
 
+/**
+ * On a `--mutate` run: when the test side changed since the mutated files were last measured, forgets
+ * their survivors (only inside a given line range), so Stryker tests them again against the new test
+ * side. Globs are left alone (their files are unknown here), with a note.
+ */
+const refreshTargets = (subject: string, hash: string, entries: ReadonlyArray<string>): void => {
+  if (!existsSync(incrementalFile(subject)) || !existsSync(testSideFile(subject))) return
+  const record = JSON.parse(readFileSync(testSideFile(subject), "utf8")) as TestSideRecord
+  const targets = entries.map(mutateTarget)
+  if (targets.includes(null)) process.stdout.write("mutation: --mutate globs: their survivors are not tested again after a test-side change; name files to retest them\n")
+  const stale = targets.filter((target): target is MutateTarget => target !== null && (record.files?.[target.file] ?? record.hash) !== hash)
+  if (stale.length === 0) return
+  const { report, forgotten } = forgetSurvivorsIn(JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport, stale)
+  writeFileSync(incrementalFile(subject), JSON.stringify(report))
+  process.stdout.write(`mutation: the test side changed since ${stale.map((target) => target.file).join(", ")} ${stale.length === 1 ? "was" : "were"} last measured; ${forgotten} survivors will be tested again\n`)
+}
+
+/** Records, after a `--mutate` run, the test-side hash each wholly mutated file was measured against. */
+const recordTargets = (subject: string, hash: string, entries: ReadonlyArray<string>): void => {
+  const record = JSON.parse(readFileSync(testSideFile(subject), "utf8")) as TestSideRecord
+  const measured = entries.map(mutateTarget).filter((target): target is MutateTarget => target?.wholeFile === true)
+  if (measured.length === 0) return
+  const files = { ...record.files, ...Object.fromEntries(measured.map((target) => [target.file, hash])) }
+  writeFileSync(testSideFile(subject), `${JSON.stringify({ ...record, files }, null, 2)}\n`)
+}
+
 /** Mutants of the incremental file Stryker detected (killed or timed out); 0 when there is none yet. */
 const detectedMutants = (subject: string): number => {
   if (!existsSync(incrementalFile(subject))) return 0
@@ -111,10 +174,11 @@ const recordKillRate = (subject: string, detectedThisRun: number, wallMs: number
 
 const runSubject = (subject: string, args: Args): number => {
   const hash = testSideHash()
-  // Survivors are forgotten only on a whole-subject run: with --mutate, Stryker would drop the
-  // forgotten survivors of the files it does not mutate from the report until the next whole run.
+  // A whole-subject run forgets every survivor; a --mutate run only those of the files it mutates
+  // (Stryker would drop forgotten survivors of files it does not mutate until the next whole run).
   const whole = args.mutate.length === 0
   if (!args.force && whole) refreshForTestSide(subject, hash)
+  if (!args.force && !whole) refreshTargets(subject, hash, args.mutate)
   const stryker = join(ROOT, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js")
   // One --mutate with every glob: Stryker keeps only the last of several --mutate flags.
   const flags = [...(args.mutate.length === 0 ? [] : ["--mutate", args.mutate.join(",")]), ...(args.force ? ["--force"] : [])]
@@ -132,8 +196,8 @@ const runSubject = (subject: string, args: Args): number => {
     return 1
   }
   if (whole || !existsSync(testSideFile(subject))) {
-    writeFileSync(testSideFile(subject), `${JSON.stringify({ hash, note: "sha256 of the test side at the last whole-subject run (scripts/mutation.ts)" }, null, 2)}\n`)
-  }
+    writeFileSync(testSideFile(subject), `${JSON.stringify({ hash, note: "sha256 of the test side at the last whole-subject run (scripts/mutation.ts); files: the hash each file's last --mutate run saw" }, null, 2)}\n`)
+  } else recordTargets(subject, hash, args.mutate)
   const report = JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport
   const equivalents = existsSync(join(MUTATION_DIR, "equivalents.md")) ? equivalentKeys(readFileSync(join(MUTATION_DIR, "equivalents.md"), "utf8")) : new Set<string>()
   const rate = recordKillRate(subject, detectedMutants(subject) - detectedBefore, wallMs)

@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
-import { forgetSurvivors } from "../../scripts/mutation.ts"
+import { forgetSurvivors, forgetSurvivorsIn, mutateTarget } from "../../scripts/mutation.ts"
 import { MUTATION_EXIT, parseMutationTestArgs, runMutationTest } from "../../scripts/mutation-test.ts"
 import { equivalentKeys, type MutationReport, summarizeMutationReport } from "../../scripts/mutationReport.ts"
 import { knownBadAlarms } from "../known-bad/alarms/index.ts"
@@ -65,5 +65,20 @@ describe("scripts/mutation.ts report helpers", () => {
     const { report: kept, forgotten } = forgetSurvivors(report)
     expect(forgotten).toBe(3)
     expect(kept.files["subjects/alarms/a.ts"]!.mutants.map((entry) => entry.status)).toEqual(["Killed", "Timeout", "CompileError"])
+  })
+
+  it("reads --mutate entries as files and line ranges, and refuses to guess a glob's files", () => {
+    expect(mutateTarget("subjects/alarms/a.ts")).toEqual({ file: "subjects/alarms/a.ts", fromLine: 1, toLine: Number.MAX_SAFE_INTEGER, wholeFile: true })
+    expect(mutateTarget("subjects/alarms/a.ts:3-9")).toEqual({ file: "subjects/alarms/a.ts", fromLine: 3, toLine: 9, wholeFile: false })
+    expect(mutateTarget("subjects/alarms/a.ts:3:1-9:4")).toEqual({ file: "subjects/alarms/a.ts", fromLine: 3, toLine: 9, wholeFile: false })
+    expect(mutateTarget("subjects/alarms/*.ts")).toBeNull()
+  })
+
+  it("forgets, for a --mutate run, only the survivors inside the mutated files and ranges", () => {
+    const ranged = forgetSurvivorsIn(report, [mutateTarget("subjects/alarms/a.ts:3-5")!])
+    expect(ranged.forgotten).toBe(2)
+    expect(ranged.report.files["subjects/alarms/a.ts"]!.mutants.map((entry) => entry.id)).toEqual(["1", "2", "4", "6"])
+    expect(forgetSurvivorsIn(report, [mutateTarget("subjects/alarms/b.ts")!]).forgotten).toBe(0)
+    expect(forgetSurvivorsIn(report, [mutateTarget("subjects/alarms/a.ts")!]).forgotten).toBe(3)
   })
 })
