@@ -53,8 +53,11 @@ const EVERY: ReadonlyArray<ReadonlyArray<string>> = [
   ["@every 60s", "@every 1m", "@every 60000ms"], ["@every 90s", "@every 90000ms"], ["@every 15m", "@every 900s"], ["@every 2s", "@every 2000ms"],
   ["@every 1s", "@every 1000ms"]
 ]
-/** Invalid specs (N1): bad values and shapes, an interval just under 1 s, six fields (seconds). */
-const INVALID: ReadonlyArray<string> = ["61 * * * *", "* * *", "@every 500ms", "@every 999ms", "5/15 * * * *", "0 0 * * * *", "0 2 * * 8", "0 2 32 * *"]
+/**
+ * Invalid specs (N1): bad values and shapes, an interval just under 1 s, six fields (seconds), and an
+ * interval with text after its unit.
+ */
+const INVALID: ReadonlyArray<string> = ["61 * * * *", "* * *", "@every 500ms", "@every 999ms", "5/15 * * * *", "0 0 * * * *", "0 2 * * 8", "0 2 32 * *", "@every 1sx", "@every 1s0"]
 
 const pick = <A>(values: ReadonlyArray<A>) => fc.nat({ max: values.length - 1 }).map((index) => values[index]!)
 
