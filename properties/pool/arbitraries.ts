@@ -3,11 +3,13 @@
  * listen, notify; retried, failing, nested in a transaction, long channels), releases with and
  * without an immediate re-checkout, interruptions while waiting, at the hand-over and while holding,
  * interruptions while the server holds a statement or a COMMIT (its reply held on the wire),
- * floods to the admission bound and past it, and virtual time for the retry helper.
+ * floods to the admission bound and past it, and virtual time for the retry helper; surface probes run
+ * first (`surfaceScenario.ts`) on a pool built with or without a row-name transform.
  */
 import * as fc from "fast-check"
 import type { PoolCommand } from "../../models/pool/index.ts"
 import type { PoolScenario } from "./scenario.ts"
+import { surfaceProbe } from "./surfaceScenario.ts"
 
 /** Relative weights of the command kinds in one property's scenarios. */
 export interface PoolScenarioShape {
@@ -33,6 +35,8 @@ export interface PoolScenarioShape {
    * 0: single commands only.
    */
   readonly units: number
+  /** Most surface probes run before the commands (`surfaceScenario.ts`; 0: none). */
+  readonly surface: number
 }
 
 /** `{ [field]: roll < holdIn8 }`, shrinking to false, or nothing when the shape never holds replies. */
@@ -68,10 +72,10 @@ const commandOf = (shape: PoolScenarioShape): fc.Arbitrary<PoolCommand> =>
   )
 
 /** The general mix: every kind of checkout, releases, interruptions, occasional floods and clock. */
-export const MODEL_SHAPE: PoolScenarioShape = { start: 6, release: 4, interrupt: 2, handoverInterrupt: 2, flood: 1, drain: 1, advance: 2, retryIn4: 2, holdIn8: 2, commitInFlight: 1, units: 2 }
+export const MODEL_SHAPE: PoolScenarioShape = { start: 6, release: 4, interrupt: 2, handoverInterrupt: 2, flood: 1, drain: 1, advance: 2, retryIn4: 2, holdIn8: 2, commitInFlight: 1, units: 2, surface: 2 }
 
 /** Admission and the retry helper: floods to the bound and past it, retried checkouts, virtual time. */
-export const ADMISSION_SHAPE: PoolScenarioShape = { start: 5, release: 2, interrupt: 1, handoverInterrupt: 1, flood: 3, drain: 3, advance: 4, retryIn4: 3, holdIn8: 0, commitInFlight: 0, units: 0 }
+export const ADMISSION_SHAPE: PoolScenarioShape = { start: 5, release: 2, interrupt: 1, handoverInterrupt: 1, flood: 3, drain: 3, advance: 4, retryIn4: 3, holdIn8: 0, commitInFlight: 0, units: 0, surface: 2 }
 
 /** Most commands in one scenario (each may start, release or interrupt checkouts on a real server). */
 export const MAX_POOL_COMMANDS = 14
@@ -92,9 +96,14 @@ const commandsOf = (shape: PoolScenarioShape): fc.Arbitrary<ReadonlyArray<PoolCo
     : fc.array(fc.oneof({ arbitrary: commandOf(shape).map((command) => [command]), weight: 10 }, { arbitrary: unitOf, weight: shape.units }), { minLength: 1, maxLength: MAX_POOL_COMMANDS })
       .map((units) => units.flat().slice(0, MAX_POOL_COMMANDS))
 
-/** Pool scenarios of `shape`: 1-4 connections, up to `MAX_POOL_COMMANDS` commands. */
+/**
+ * Pool scenarios of `shape`: 1-4 connections, with or without a row-name transform, up to
+ * `shape.surface` surface probes, up to `MAX_POOL_COMMANDS` commands.
+ */
 export const poolScenario = (shape: PoolScenarioShape): fc.Arbitrary<PoolScenario> =>
   fc.record({
     maxConnections: fc.integer({ min: 1, max: 4 }),
+    transformNames: fc.boolean(),
+    surface: fc.array(surfaceProbe, { maxLength: shape.surface }),
     commands: commandsOf(shape)
   }, { noNullPrototype: true })

@@ -4,7 +4,9 @@
  * pool model through the generic model-based loop (`harness/ModelBased.ts`). After each command the
  * harness waits until the system is quiet (no statement awaiting its answer, fibers still), then
  * compares every checkout's status, its statements on the wire, notify's session and the session
- * count. A closing probe interrupts everything alive and checks that every slot came back.
+ * count. A closing probe interrupts everything alive and checks that every slot came back. The
+ * scenario's surface probes (`surface.ts`) run first, each as a step of its own, and the model starts
+ * after them.
  */
 import { Effect, Fiber, type Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -32,9 +34,13 @@ import { tappedPoolConfig } from "./connection.ts"
 import { coveredBy } from "./coverage.ts"
 import { makePoolDriver, type PoolDriver } from "./driver.ts"
 import type { PoolScenario } from "./scenario.ts"
+import { surfaceStep } from "./surface.ts"
+import type { SurfaceContext } from "./surfaceRuntime.ts"
+import type { SurfaceProbe } from "./surfaceScenario.ts"
+import { snakeToCamel } from "./surfaceSmoke.ts"
 
-/** A scenario command, or the closing probe the harness appends. */
-type StepCommand = PoolCommand | { readonly op: "probe" }
+/** A surface probe run first, a scenario command, or the closing probe the harness appends. */
+type StepCommand = { readonly op: "surface"; readonly probe: SurfaceProbe } | PoolCommand | { readonly op: "probe" }
 
 /** Bound on commands executed from one scenario (generators stay far below it). */
 export const MAX_EXECUTED_COMMANDS = 64
@@ -147,13 +153,21 @@ export const executePool = (implementation: PoolImplementation) =>
     }
     const { tap } = tapped
     yield* Effect.addFinalizer(() => Effect.sync(() => tap.close()))
-    const pool = yield* implementation.boundedPool(tapped.config).pipe(Effect.provide(Reactivity.layer), Effect.mapError(harnessError("building the pool")))
+    const config = scenario.transformNames === true ? { ...tapped.config, transformResultNames: snakeToCamel } : tapped.config
+    const pool = yield* implementation.boundedPool(config).pipe(Effect.provide(Reactivity.layer), Effect.mapError(harnessError("building the pool")))
     const driver = yield* makePoolDriver(implementation, pool, POOL_HANDED_OVER_HOOK)
     const quiet = awaitQuiet(tap)
     let model = poolModel.init({ maxConnections: scenario.maxConnections, nowMs: yield* nowMs })
+    const surface: SurfaceContext = { implementation, pool, tap, quiet, maxConnections: scenario.maxConnections, transformNames: scenario.transformNames === true }
 
-    const step = (command: StepCommand): Effect.Effect<ExecutedStep, HarnessError> =>
+    const step = (command: StepCommand, index: number): Effect.Effect<ExecutedStep, HarnessError> =>
       Effect.gen(function*() {
+        if (command.op === "surface") {
+          const executed = yield* surfaceStep(surface, command.probe, index)
+          // Surface probes run before any checkout and may move virtual time: the model starts now.
+          model = poolModel.init({ maxConnections: scenario.maxConnections, nowMs: yield* nowMs })
+          return executed
+        }
         const atMs = yield* nowMs
         const operation = command.op === "probe" ? probeOperation(model) : resolveCommand(model, command)
         if (operation === null) {
@@ -188,7 +202,8 @@ export const executePool = (implementation: PoolImplementation) =>
       })
 
     const subject: ModelBasedSubject<StepCommand> = { maxCommands: MAX_EXECUTED_COMMANDS, attributor: poolAttributor, step }
-    const trace = yield* runModelBased(subject, [...scenario.commands, { op: "probe" }])
+    const probes: ReadonlyArray<StepCommand> = (scenario.surface ?? []).map((probe) => ({ op: "surface", probe }))
+    const trace = yield* runModelBased(subject, [...probes, ...scenario.commands, { op: "probe" }])
     yield* driver.interruptAll
     return trace
   })

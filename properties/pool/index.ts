@@ -12,6 +12,12 @@
  * - `pool/admission`: the same, weighted toward floods to the bound and past it, retried checkouts and
  *   virtual time (the retry helper's delays).
  *
+ * Both run up to two surface probes first, on the same pool (`surfaceScenario.ts`): foreign failures
+ * given to the retry helper (P7), the refusal's error value past the admission bound (P1), channels at
+ * the 63-byte boundary on listen and notify (P6), and each client entry point alone or inside a
+ * transaction (value rows, unprepared statements, streams, JSON, savepoints, an aborted commit: P4,
+ * P5); the pool is built with or without a row-name transform.
+ *
  * @example
  * const suite = poolSuite() // the shipped implementation
  */
@@ -24,9 +30,13 @@ import { ADMISSION_SHAPE, MODEL_SHAPE, poolScenario, type PoolScenarioShape } fr
 import { executePool } from "./execute.ts"
 import type { PoolScenario } from "./scenario.ts"
 
-/** The commands of a failing scenario that ran (the closing probe is the step after the last command). */
-export const truncatePoolScenario = (scenario: PoolScenario, trace: ExecutionTrace): PoolScenario =>
-  trace.steps.length >= scenario.commands.length ? scenario : { ...scenario, commands: scenario.commands.slice(0, trace.steps.length) }
+/** The surface probes and commands of a failing scenario that ran (the closing probe is the step after the last command). */
+export const truncatePoolScenario = (scenario: PoolScenario, trace: ExecutionTrace): PoolScenario => {
+  const surface = scenario.surface ?? []
+  const commandsRan = trace.steps.length - surface.length
+  if (commandsRan < 0) return { ...scenario, surface: surface.slice(0, trace.steps.length), commands: [] }
+  return commandsRan >= scenario.commands.length ? scenario : { ...scenario, commands: scenario.commands.slice(0, commandsRan) }
+}
 
 /** A pool property bound to `implementation`. */
 const poolProperty = (implementation: PoolImplementation, id: string, title: string, shape: PoolScenarioShape): PropertyDefinition<any> => ({
