@@ -46,8 +46,13 @@ export const effectIdentity = (exec: string, attempt: number, status: string): s
   return identity(exec, `${descriptor.sourceId}:effect:${descriptor.id}:${status}`, 0)
 }
 
-/** The output of a scripted effect that succeeds. */
-export const effectOutput = (attempt: number): Json => ({ sent: attempt })
+/**
+ * The output of a scripted effect that succeeds: a JSON object with an array, built in one of two key
+ * insertion orders (`variant`), so a re-run returning the same value in another order must still be
+ * byte-equal in the journal (C2, C13).
+ */
+export const effectOutput = (attempt: number, variant = 0): Json =>
+  variant % 2 === 0 ? { sent: attempt, to: ["ops", "audit"] } : { to: ["ops", "audit"], sent: attempt }
 
 /** JSON text with sorted keys. */
 export const canonicalText = (value: unknown): string =>

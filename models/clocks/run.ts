@@ -7,7 +7,7 @@
  */
 import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, retryDelayMs } from "./keys.ts"
 import { canonicalText } from "./keys.ts"
-import type { AppliedRace, ClockState, FaultedCommand, Json, ModelState, ProcessName, RecordState, Resume, TimerState } from "./types.ts"
+import { type AppliedRace, type ClockState, type FaultedCommand, FLOW, type Json, type ModelState, type ProcessName, type RecordState, type Resume, type TimerState } from "./types.ts"
 
 /** The process crashed at a storage transaction (the harness interrupts it from outside). */
 export class Crash {
@@ -45,6 +45,8 @@ export class Run {
   readonly optionalResumes: Array<Resume> = []
   readonly fireInstantsMs: Array<number> = []
   readonly reached = new Set<string>()
+  /** A re-arm met its key's live timer inside a failed fire's backoff and kept it (C9 with C11). */
+  keptInBackoff = false
   /** The fire race that applied (set by `advance`). */
   race: AppliedRace | null = null
   fault: FaultedCommand["fault"]
@@ -68,6 +70,12 @@ export class Run {
       this.state = draft
       return value
     }
+    // The journal opens its own transaction only after the harness's journal let the emit through: a
+    // failing emit there starts no storage transaction, so no storage fault can strike it.
+    if (journalOwn && this.emits + 1 === this.journalFault) {
+      this.emits++
+      throw new Defect("JournalError:unavailable")
+    }
     const ordinal = ++this.transactions
     let failure: Defect | undefined
     let value: T | undefined
@@ -90,18 +98,18 @@ export class Run {
   }
 
   /** Admits a durable record (C2): Duplicate when byte-equal, a conflict defect when not. */
-  emit(process: ProcessName, draft: Draft, id: string, eventType: string, payload: Json, hidden: Json = null): void {
+  emit(process: ProcessName, draft: Draft, id: string, eventType: string, payload: Json, hidden: Json = null, meta: Json = null): void {
     if (process === this.faultProcess && ++this.emits === this.journalFault) throw new Defect("JournalError:unavailable")
     this.reached.add("C3")
     if (draft.lossyLatched) this.reached.add("B5")
-    const content = canonicalText({ eventType, payload, hidden })
+    const content = canonicalText({ eventType, payload, hidden, meta })
     const stored = draft.journal[id]
     if (stored !== undefined) {
       this.reached.add("C2")
       if (stored.content !== content) throw new Defect("JournalError:idempotency_conflict")
       return
     }
-    draft.journal[id] = { eventType, payload, content }
+    draft.journal[id] = { eventType, payload, content, named: hidden, meta }
   }
 
   resume(resume: Resume, optional = false): void {
@@ -171,17 +179,24 @@ export class Run {
     const clock = this.state.clocks[key]!
     if (clock.completedAtMs !== null && this.state.deferreds[keyOf(clock.executionId, clock.deferredName)] !== undefined) return
     this.reached.add("C9")
-    if (this.state.timers.some((timer) => timer.process === process && timer.key === key)) return
+    const live = this.state.timers.find((timer) => timer.process === process && timer.key === key)
+    if (live !== undefined && live.failures > 0) this.keptInBackoff = true
+    if (live !== undefined) return
     const timer: TimerState = { process, key, atMs: Math.max(clock.dueAtMs, this.state.nowMs), failures: 0, seq: ++this.state.seq }
     this.state.timers.push(timer)
     if (clock.dueAtMs <= this.state.nowMs) this.fire(timer)
   }
 
-  /** C12: re-announce and arm every pending clock; with the flow, wake every unconsumed completion. */
-  sweep(process: ProcessName, withFlow: boolean): void {
+  /**
+   * C12: re-announce and arm every pending clock; with the flow, wake every unconsumed completion. With
+   * a flow name, only that flow's clocks and completions (the seed's `pendingClocks({ flowName })`):
+   * every row of the scenarios is in `FLOW`, so a sweep of another flow finds nothing.
+   */
+  sweep(process: ProcessName, withFlow: boolean, flow: string = FLOW): void {
     this.reached.add("C12")
+    const ours = !withFlow || flow === FLOW
     const before = new Set(Object.keys(this.state.deferreds).filter((key) => this.state.deferreds[key]!.consumedAtMs === null))
-    const pending = Object.keys(this.state.clocks).filter((key) => this.state.clocks[key]!.completedAtMs === null).sort()
+    const pending = Object.keys(this.state.clocks).filter((key) => ours && this.state.clocks[key]!.completedAtMs === null).sort()
     for (const key of pending) {
       const clock = this.state.clocks[key]!
       this.transaction(process, (draft) =>
@@ -189,7 +204,7 @@ export class Run {
       this.flushes++
       this.arm(process, key)
     }
-    if (!withFlow) return
+    if (!withFlow || !ours) return
     for (const key of Object.keys(this.state.deferreds).sort()) {
       const row = this.state.deferreds[key]!
       if (row.consumedAtMs !== null) continue

@@ -39,7 +39,7 @@ const execute = (run: Run, command: Command): Json => {
       return success(null)
     }
     case "deferredDone":
-      run.transaction("A", (draft) => run.complete("A", draft, command.exec, command.deferred, { _tag: "Success", value: command.value }, null))
+      run.transaction("A", (draft) => run.complete("A", draft, command.exec, command.deferred, { _tag: "Success", value: command.value }, command.metadata ?? null))
       run.flushes++
       run.resume({ process: "A", executionId: command.exec, reason: "deferred", sourceId: null })
       return success(null)
@@ -58,7 +58,7 @@ const execute = (run: Run, command: Command): Json => {
       return success(deferredResult(run, command.exec, command.deferred))
     case "sweep":
       if (command.process === "B") run.state.processB = true
-      run.sweep(command.process, command.withFlow)
+      run.sweep(command.process, command.withFlow, command.flow)
       return success(null)
     case "advance":
       advance(run, now + command.ms, command.race)
@@ -148,13 +148,26 @@ const restart = (run: Run, process: ProcessName, keepFaults = false): void => {
 const effect = (run: Run, exec: string, attempt: number, fails: boolean): Json => {
   run.reached.add("C13")
   const descriptor = effectDescriptor(exec, attempt)
+  // The seed's wire contract (`EffectRecords.boundary`): the whole payload and meta are defined.
   const record = (status: "intended" | "succeeded" | "unknown", output?: Json) =>
     run.transaction("A", (draft) =>
       run.emit("A", draft, effectIdentity(exec, attempt, status), EVENT.effectBoundary, {
-        id: descriptor.id,
-        status,
-        attempt,
-        ...(output === undefined ? {} : { output })
+        version: 1,
+        effect: {
+          id: descriptor.id,
+          kind: descriptor.kind,
+          tier: descriptor.tier,
+          status,
+          runId: descriptor.runId,
+          lineageId: descriptor.lineageId,
+          attempt,
+          durableBoundary: true,
+          providerStream: false,
+          ...(output === undefined ? {} : { output })
+        }
+      }, null, {
+        lineageId: descriptor.lineageId,
+        timeTravel: { effectId: descriptor.id, kind: descriptor.kind, tier: descriptor.tier, status }
       }))
   record("intended")
   run.state.effectRuns++
@@ -215,18 +228,22 @@ const BASE_RULES: Readonly<Record<Command["op"], ObservableRules>> = {
  */
 const rulesOf = (command: FaultedCommand, run: Run, crashed: boolean, result: Json): ObservableRules => {
   const base = BASE_RULES[command.op]
-  const faulted = crashed || command.fault !== undefined || command.journalFault !== undefined
+  // An idempotency conflict fails the call and rolls back its transaction (C2, then C4 for what stays).
+  const conflict = (result as { readonly error?: unknown } | null)?.error === "JournalError:idempotency_conflict"
+  const faulted = crashed || command.fault !== undefined || command.journalFault !== undefined || conflict
   const durable = faulted ? ["C4", "B8"] : []
   const retried = run.reached.has("C11") ? ["C11", "B3"] : []
+  // A re-arm kept a live timer in its backoff: one live timer per key (C9) during a retry (C11).
+  const kept = run.keptInBackoff ? ["C9", "C11", "B3"] : []
   const answer = (result as { readonly value?: unknown } | null)?.value
   // deferredDoneIfWaiting's Created/Existing answer is C5's first-writer rule; NotWaiting is C6's.
-  const resultRules = command.op === "deferredDoneIfWaiting" && answer !== "NotWaiting" && answer !== undefined ? ["C5"] : base.result
+  const resultRules = conflict ? ["C2"] : command.op === "deferredDoneIfWaiting" && answer !== "NotWaiting" && answer !== undefined ? ["C5"] : base.result
   return {
-    result: [...resultRules, ...retried, ...durable],
-    resumes: [...base.resumes, ...retried, ...durable],
-    deferreds: faulted ? durable : base.deferreds,
-    clocks: faulted ? durable : base.clocks,
-    journal: faulted ? durable : base.journal
+    result: [...kept, ...resultRules, ...retried, ...(conflict ? [] : durable)],
+    resumes: [...kept, ...base.resumes, ...retried, ...durable],
+    deferreds: [...kept, ...(faulted ? durable : base.deferreds)],
+    clocks: [...kept, ...(faulted ? durable : base.clocks)],
+    journal: [...kept, ...(faulted ? durable : base.journal)]
   }
 }
 

@@ -8,6 +8,8 @@ export type Json = null | boolean | number | string | ReadonlyArray<Json> | { re
 
 /** The one flow of the scenarios, and the journal source the harness configures. */
 export const FLOW = "flow"
+/** A second flow name the engine is swept with (C12): no scenario puts a row in it. */
+export const OTHER_FLOW = "other-flow"
 /** The journal source (`src` in identities). */
 export const SOURCE = "engine"
 
@@ -38,6 +40,10 @@ export interface RecordState {
   readonly eventType: string
   readonly payload: Json
   readonly content: string
+  /** The value the record's digests name (deferred-completed: `{exit, metadata}` of the stored row), else null. */
+  readonly named: Json
+  /** The record's meta when the seed defines it exactly (effect-boundary records); null: the run's root lineage. */
+  readonly meta: Json
 }
 
 /** A live timer of a process. */
@@ -102,17 +108,31 @@ export interface AppliedRace {
 /** One command of a scenario. */
 export type Command =
   | { readonly op: "scheduleClock"; readonly exec: string; readonly clock: string; readonly durationMs: number }
-  | { readonly op: "deferredDone"; readonly exec: string; readonly deferred: string; readonly value: number }
+  | {
+    readonly op: "deferredDone"
+    readonly exec: string
+    readonly deferred: string
+    /** The success value of the completion's exit (any JSON: objects in varying key order, arrays). */
+    readonly value: Json
+    /** Opaque correlation metadata (C5), absent when undefined. */
+    readonly metadata?: Json
+  }
   | {
     readonly op: "deferredDoneIfWaiting"
     readonly exec: string
     readonly deferred: string
-    readonly value: number
+    readonly value: Json
     readonly reason: string
     readonly token: string
   }
   | { readonly op: "deferredResult"; readonly exec: string; readonly deferred: string }
-  | { readonly op: "sweep"; readonly process: ProcessName; readonly withFlow: boolean }
+  | {
+    readonly op: "sweep"
+    readonly process: ProcessName
+    readonly withFlow: boolean
+    /** The flow name passed when `withFlow` (default `FLOW`; `OTHER_FLOW` holds no rows). */
+    readonly flow?: string
+  }
   | { readonly op: "advance"; readonly ms: number; readonly race?: FireRace }
   | { readonly op: "restart" }
   | { readonly op: "rewind"; readonly exec: string; readonly deferred: string; readonly keepRecords: boolean }

@@ -5,7 +5,7 @@
 import * as fc from "fast-check"
 import { storageFaultArbitrary } from "../../harness/Faults.ts"
 import { releaseOrderArbitrary } from "../../harness/Interleaving.ts"
-import type { Command, FaultedCommand, FireRace, TransactionFault } from "../../models/clocks/index.ts"
+import { type Command, type FaultedCommand, type FireRace, type Json, OTHER_FLOW, type TransactionFault } from "../../models/clocks/index.ts"
 
 /** A scenario: the commands, in order (the liveness property appends its phase itself). */
 export interface ClocksScenario {
@@ -33,7 +33,24 @@ export interface ScenarioShape {
 
 const exec = fc.constantFrom("e1", "e1", "e2")
 const clock = fc.constantFrom("t1", "t2")
-const value = fc.integer({ min: 1, max: 3 })
+/**
+ * A completion value: small integers, and JSON objects with several keys and arrays, the same object in
+ * two key insertion orders (a JSON object's key order is not part of its value: C2's byte-equality is
+ * of the canonical record, C5 names the stored value by its digest).
+ */
+const value: fc.Arbitrary<Json> = fc.constantFrom<Json>(1, 2, { a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }, ["x", { d: 2, c: null }])
+/** Opaque correlation metadata of a completion (C5), absent (null here) most often. */
+const metadata: fc.Arbitrary<Json | null> = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.constantFrom<Json>({ corr: "c1", tags: ["a", "b"] }, { tags: ["a", "b"], corr: "c1" }, { corr: "c2" }) }
+)
+/** The waiting reasons: two, so a token matching under another reason is generated (C6). */
+const reason = fc.constantFrom("approval", "review")
+const token = fc.constantFrom("k1", "k2")
+
+/** A `deferredDone` command, with `metadata` only when present. */
+const deferredDone = (exec: string, deferred: string, value: Json, meta: Json | null = null): Command =>
+  meta === null ? { op: "deferredDone", exec, deferred, value } : { op: "deferredDone", exec, deferred, value, metadata: meta }
 
 /**
  * A fire race: the release order of the two processes' fires (shrinks toward A first), how long the
@@ -54,23 +71,21 @@ const advanceArbitrary = (shape: ScenarioShape, ms: fc.Arbitrary<number>): fc.Ar
 const commandArbitrary = (shape: ScenarioShape): fc.Arbitrary<Command> =>
   fc.oneof(
     { weight: 4, arbitrary: fc.record({ op: fc.constant("scheduleClock" as const), exec, clock, durationMs: fc.constantFrom(1_000, 2_000, 5_000) }) },
-    { weight: 3, arbitrary: fc.record({ op: fc.constant("deferredDone" as const), exec, deferred: fc.constantFrom("sig", "t1:fired"), value }) },
+    { weight: 3, arbitrary: fc.tuple(exec, fc.constantFrom("sig", "t1:fired"), value, metadata).map(([e, d, v, m]) => deferredDone(e, d, v, m)) },
     {
       weight: 2,
-      arbitrary: fc.record({
-        op: fc.constant("deferredDoneIfWaiting" as const),
-        exec,
-        deferred: fc.constant("sig"),
-        value,
-        reason: fc.constant("approval"),
-        token: fc.constantFrom("k1", "k2")
-      })
+      arbitrary: fc.record({ op: fc.constant("deferredDoneIfWaiting" as const), exec, deferred: fc.constant("sig"), value, reason, token })
     },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant("setWaiting" as const), exec, reason: fc.constant("approval"), token: fc.constantFrom("k1", "k2") }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("setWaiting" as const), exec, reason, token }) },
     { weight: 4, arbitrary: fc.record({ op: fc.constant("deferredResult" as const), exec, deferred: fc.constantFrom("sig", "t1:fired") }) },
     { weight: 4, arbitrary: advanceArbitrary(shape, fc.constantFrom(100, 1_000, 2_500, 6_000)) },
     { weight: 2, arbitrary: fc.constant({ op: "restart" as const }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant("sweep" as const), process: shape.secondProcess ? fc.constantFrom("A" as const, "B" as const) : fc.constant("A" as const), withFlow: fc.boolean() }) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(shape.secondProcess ? fc.constantFrom("A" as const, "B" as const) : fc.constant("A" as const), fc.constantFrom("none", "flow", "other"))
+        .map(([process, flow]): Command =>
+          flow === "other" ? { op: "sweep", process, withFlow: true, flow: OTHER_FLOW } : { op: "sweep", process, withFlow: flow === "flow" })
+    },
     {
       weight: 2,
       arbitrary: fc.record({
@@ -118,11 +133,18 @@ const faultedCommand = (shape: ScenarioShape): fc.Arbitrary<FaultedCommand> =>
  * Short timelines generated as units, so the situations a rule is about are reached within the budget:
  * a completion read twice with time between (C7), a fired clock rewound and replayed (C9, C10), a
  * repeated completion (C5), a replayed schedule (C8), a restart with a future clock pending (C12), a
- * fire whose journal write fails and its retry (C11).
+ * fire whose journal write fails and its retry (C11); and, by shape, a re-completion after a rewind that
+ * kept the records (C2), a clock whose deferred completed first (C9), a repeated if-waiting under either
+ * reason (C5, C6), a sweep inside a retry's backoff (C9, C11) and a second process sweeping another flow (C12).
  */
 const timelineArbitrary = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<FaultedCommand>> =>
   fc.oneof(
     ...(shape.races ? [raceTimeline(shape)] : []),
+    ...(shape.rowOnlyRewinds ? [conflictTimeline] : []),
+    ...(shape.faults ? [backoffRearmTimeline] : []),
+    ...(shape.secondProcess ? [otherFlowSweepTimeline] : []),
+    completedBeforeArmTimeline,
+    waitingRepeatTimeline,
     fc.tuple(exec, value).map(([e, v]): ReadonlyArray<FaultedCommand> => [
       { op: "deferredDone", exec: e, deferred: "sig", value: v },
       { op: "deferredResult", exec: e, deferred: "sig" },
@@ -177,6 +199,54 @@ const timelineArbitrary = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Fau
       ? fc.tuple(...timeline.map((command) => faultedCommand(shape).map((faulted) => ({ ...faultsOf(shape, faulted, command), ...command }) as FaultedCommand)))
       : fc.constant(timeline)
   )
+
+/**
+ * C2: a completion rewound with its records kept, completed again with another value or the same value
+ * in another key order: the re-admitted deferred-completed record is a Duplicate only when byte-equal.
+ */
+const conflictTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, value, value, metadata).map(([e, first, second, meta]) => [
+  deferredDone(e, "sig", first, meta),
+  { op: "rewind", exec: e, deferred: "sig", keepRecords: true },
+  deferredDone(e, "sig", second, meta)
+])
+
+/**
+ * C9: a pending clock whose deferred is already complete is still armed and fires (CAS and
+ * clock-completed), whether armed by its schedule or by a restart's registration sweep.
+ */
+const completedBeforeArmTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, clock, value, fc.boolean()).map(([e, c, v, viaRestart]) =>
+  viaRestart
+    ? [{ op: "scheduleClock", exec: e, clock: c, durationMs: 2_000 }, deferredDone(e, `${c}:fired`, v), { op: "restart" }, { op: "advance", ms: 2_500 }]
+    : [deferredDone(e, `${c}:fired`, v), { op: "scheduleClock", exec: e, clock: c, durationMs: 1_000 }, { op: "advance", ms: 1_000 }]
+)
+
+/** C5, C6: a waiting run completed if waiting, then again with the same token under either reason (Existing or NotWaiting). */
+const waitingRepeatTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, token, reason, value, value).map(([e, k, again, first, second]) => [
+  { op: "setWaiting", exec: e, reason: "approval", token: k },
+  { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: first, reason: "approval", token: k },
+  { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: second, reason: again, token: k }
+])
+
+/**
+ * C9, C11: a fire whose journal write fails is in its backoff when a sweep re-arms the same clock key:
+ * the live timer stays (one per key), so the fire is retried after the backoff, not at once.
+ */
+const backoffRearmTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, clock).map(([e, c]) => [
+  { op: "scheduleClock", exec: e, clock: c, durationMs: 1_000 },
+  { op: "advance", ms: 1_000, journalFault: 1 },
+  { op: "sweep", process: "A", withFlow: false },
+  { op: "advance", ms: 1_000 }
+])
+
+/**
+ * C12: the second process sweeps another flow while a clock of `FLOW` is pending: the seed's
+ * `sweepDue(flowName)` re-arms only that flow's clocks, so only A's timer fires the clock.
+ */
+const otherFlowSweepTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, clock).map(([e, c]) => [
+  { op: "scheduleClock", exec: e, clock: c, durationMs: 1_000 },
+  { op: "sweep", process: "B", withFlow: true, flow: OTHER_FLOW },
+  { op: "advance", ms: 1_000 }
+])
 
 /** A clock scheduled by A, armed by B's sweep too, and both fires raced (the race's lag fits in the advance). */
 const raceTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<FaultedCommand>> =>

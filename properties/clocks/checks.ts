@@ -1,13 +1,15 @@
 /**
  * What the clocks properties compare after each step, finest first, and the rules deciding each
  * observable: the call's result, the resumes of the step (any order; the model names the ones that
- * may or may not happen), the completion rows, the clock rows, the journal's records by identity,
- * what went to the lossy channel, and the executions of irreversible effects. Pure.
+ * may or may not happen), the completion rows, the clock rows, the journal's records by identity
+ * (then their meta and digests, `recordChecks.ts`), what went to the lossy channel, and the executions
+ * of irreversible effects. Pure.
  */
 import { canonical, type Check, toJson } from "../../harness/ModelBased.ts"
 import type { Json } from "../../harness/Property.ts"
 import { observableOf, type Resume, type StepOutcome } from "../../models/clocks/index.ts"
 import type { ObservedRows } from "./observe.ts"
+import { recordChecks } from "./recordChecks.ts"
 import type { LoggedResume } from "./session.ts"
 
 /** A resume as compared (no step number). */
@@ -66,6 +68,7 @@ export const clocksChecks = (c: StepComparison): ReadonlyArray<Check> => {
     { observable: "clock rows", expected: toJson(expected.clocks), actual: c.observed.clocks as Json, rules: rules.clocks, why: "deadlines are absolute and completedAt is set once by the winning CAS" },
     { observable: "lossy channel", expected: [], actual: [...c.lossyRecords], rules: ["C3", "B4"], why: "lifecycle records never take the droppable lossy queue" },
     { observable: "journal records", expected: expected.journal as Json, actual: c.observed.journal as Json, rules: rules.journal, why: "each record commits with its row, once per identity" },
+    ...recordChecks(c.observed.records, c.outcome.state),
     { observable: "effect executions", expected: expected.effectRuns, actual: c.effectRuns, rules: ["C13"], why: "an effect runs only after its intended record committed" }
   ]
 }

@@ -1,7 +1,7 @@
 /**
  * What the harness reads after each step, in the model's shapes: the completion and clock rows
  * (upstream's persisted layout) and the journal's records by identity, projected to what the model
- * predicts (payloads without digests; effect-boundary records as {id, status, attempt, output}).
+ * predicts (payloads without digests; effect-boundary records whole).
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -27,12 +27,13 @@ export interface ObservedRows {
 
 const byModelKey = (exec: string, name: string) => `${exec}/${name}`
 
+/**
+ * The payload the model predicts: effect-boundary records whole (the seed defines their wire shape),
+ * the others without their digests (`recordChecks.ts` compares those, and every record's meta).
+ */
 const projectPayload = (record: StoredRecord): Json => {
   const payload = JSON.parse(record.payload) as Record<string, Json>
-  if (record.eventType === "flows.time-travel.effect-boundary") {
-    const effect = (payload["effect"] ?? {}) as Record<string, Json>
-    return { id: effect["id"] ?? null, status: effect["status"] ?? null, attempt: effect["attempt"] ?? null, ...(effect["output"] === undefined ? {} : { output: effect["output"] }) }
-  }
+  if (record.eventType === "flows.time-travel.effect-boundary") return payload
   const { exitDigest: _exit, metadataDigest: _metadata, ...rest } = payload
   return rest
 }

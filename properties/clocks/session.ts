@@ -198,7 +198,13 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
             })
             return null
           case "deferredDone":
-            yield* service.deferredDone({ flowName: FLOW, executionId: command.exec, deferredName: command.deferred, exit: { _tag: "Success", value: command.value } })
+            yield* service.deferredDone({
+              flowName: FLOW,
+              executionId: command.exec,
+              deferredName: command.deferred,
+              exit: { _tag: "Success", value: command.value },
+              ...(command.metadata === undefined ? {} : { metadata: command.metadata })
+            })
             return null
           case "deferredDoneIfWaiting":
             return yield* service.deferredDoneIfWaiting({
@@ -216,7 +222,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
             return Option.isSome(exit) ? { _tag: "Some", value: exit.value as Json } : { _tag: "None" }
           }
           case "sweep":
-            yield* as(command.process, (yield* processOf(command.process)).service.sweepDue(command.withFlow ? FLOW : undefined))
+            yield* as(command.process, (yield* processOf(command.process)).service.sweepDue(command.withFlow ? (command.flow ?? FLOW) : undefined))
             return null
           case "advance":
             yield* advanceThrough(waypointsMs, (yield* nowMs) + command.ms, race)
@@ -226,7 +232,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
               effectDescriptor(command.exec, command.attempt),
               Effect.suspend(() => {
                 effectRuns++
-                return command.fails ? Effect.fail(new ScriptedEffectError()) : Effect.succeed(effectOutput(command.attempt))
+                return command.fails ? Effect.fail(new ScriptedEffectError()) : Effect.succeed(effectOutput(command.attempt, effectRuns))
               })
             )
           default:

@@ -4,7 +4,17 @@
  * rewinds and conflicts, effect boundaries. Pure: no database, no Effect.
  */
 import { describe, expect, it } from "vitest"
-import { clocksModel, clockIdentity, completedIdentity, type FaultedCommand, keyOf, type ModelState, retryDelayMs } from "../../models/clocks/index.ts"
+import {
+  clocksModel,
+  clockIdentity,
+  completedIdentity,
+  effectIdentity,
+  type FaultedCommand,
+  keyOf,
+  type ModelState,
+  OTHER_FLOW,
+  retryDelayMs
+} from "../../models/clocks/index.ts"
 
 const T0 = 1_000_000
 
@@ -87,6 +97,82 @@ describe("clocks model", () => {
       { op: "deferredDone", exec: "e1", deferred: "sig", value: 2 }
     ])
     expect(outcomes[2]!.result).toEqual({ _tag: "Failure", error: "JournalError:idempotency_conflict" })
+  })
+
+  it("a re-completion after a rewind that kept the records is a Duplicate when the value is equal in another key order", () => {
+    const { state, outcomes } = run([
+      { op: "deferredDone", exec: "e1", deferred: "sig", value: { a: 1, b: [1, 2] }, metadata: { corr: "c1", tags: ["a"] } },
+      { op: "rewind", exec: "e1", deferred: "sig", keepRecords: true },
+      { op: "deferredDone", exec: "e1", deferred: "sig", value: { b: [1, 2], a: 1 }, metadata: { tags: ["a"], corr: "c1" } },
+      { op: "rewind", exec: "e1", deferred: "sig", keepRecords: true },
+      { op: "deferredDone", exec: "e1", deferred: "sig", value: { b: [1, 2], a: 1 } }
+    ])
+    expect(outcomes[2]!.result).toEqual({ _tag: "Success", value: null })
+    expect(outcomes[4]!.result).toEqual({ _tag: "Failure", error: "JournalError:idempotency_conflict" })
+    expect(state.deferreds[keyOf("e1", "sig")]).toBeUndefined()
+    expect(state.journal[completedIdentity("e1", "sig")]!.named).toEqual({ exit: { _tag: "Success", value: { a: 1, b: [1, 2] } }, metadata: { corr: "c1", tags: ["a"] } })
+  })
+
+  it("a pending clock whose deferred is already complete is armed and fires: CAS won, the completion stands", () => {
+    for (const viaRestart of [false, true]) {
+      const commands: ReadonlyArray<FaultedCommand> = viaRestart
+        ? [{ op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 2_000 }, { op: "deferredDone", exec: "e1", deferred: "t1:fired", value: 7 }, { op: "restart" }, { op: "advance", ms: 2_500 }]
+        : [{ op: "deferredDone", exec: "e1", deferred: "t1:fired", value: 7 }, { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 }, { op: "advance", ms: 1_000 }]
+      const { state, outcomes } = run(commands)
+      expect(outcomes.at(-1)!.fireInstantsMs, String(viaRestart)).toHaveLength(1)
+      expect(state.clocks[keyOf("e1", "t1")]!.completedAtMs).not.toBeNull()
+      expect(state.journal[clockIdentity("e1", "t1", 1)]).toBeDefined()
+      expect(state.deferreds[keyOf("e1", "t1:fired")]!.exit).toEqual({ _tag: "Success", value: 7 })
+    }
+  })
+
+  it("if-waiting checks the reason as well as the token; a repeat while still waiting answers Existing", () => {
+    const { outcomes } = run([
+      { op: "setWaiting", exec: "e1", reason: "approval", token: "k1" },
+      { op: "deferredDoneIfWaiting", exec: "e1", deferred: "sig", value: 1, reason: "review", token: "k1" },
+      { op: "deferredDoneIfWaiting", exec: "e1", deferred: "sig", value: 1, reason: "approval", token: "k1" },
+      { op: "deferredDoneIfWaiting", exec: "e1", deferred: "sig", value: 2, reason: "approval", token: "k1" }
+    ])
+    expect(outcomes.slice(1).map((outcome) => outcome.result)).toEqual(["NotWaiting", "Created", "Existing"].map((value) => ({ _tag: "Success", value })))
+  })
+
+  it("a sweep inside a failed fire's backoff keeps the live timer: the retry comes after the backoff, not at once", () => {
+    const { outcomes } = run([
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "advance", ms: 1_000, journalFault: 1 },
+      { op: "sweep", process: "A", withFlow: false },
+      { op: "advance", ms: 1_000 }
+    ])
+    expect(outcomes[2]!.fireInstantsMs).toEqual([])
+    expect(outcomes[2]!.state.timers.map((timer) => timer.atMs)).toEqual([T0 + 1_100])
+    expect(outcomes[3]!.fireInstantsMs).toEqual([T0 + 1_100])
+  })
+
+  it("a sweep of another flow finds nothing of this flow: no timer, no record, no wake", () => {
+    const { outcomes } = run([
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "deferredDone", exec: "e1", deferred: "sig", value: 1 },
+      { op: "sweep", process: "B", withFlow: true, flow: OTHER_FLOW }
+    ])
+    expect(outcomes[2]!.resumes).toEqual([])
+    expect(outcomes[2]!.state.timers.filter((timer) => timer.process === "B")).toEqual([])
+    expect(outcomes[2]!.transactions).toBe(0)
+  })
+
+  it("a sweep's failing journal emit opens no storage transaction: a fault on that ordinal never strikes", () => {
+    const { outcomes } = run([
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 5_000 },
+      { op: "restart", fault: { transaction: 1, phase: "inside" }, journalFault: 1 }
+    ])
+    expect(outcomes[1]!.result).toEqual({ _tag: "Failure", error: "JournalError:unavailable" })
+    expect(outcomes[1]!.transactions).toBe(0)
+  })
+
+  it("effect-boundary records carry the seed's whole payload and meta", () => {
+    const { state } = run([{ op: "effect", exec: "e1", attempt: 2, fails: false }])
+    const succeeded = state.journal[effectIdentity("e1", 2, "succeeded")]!
+    expect(succeeded.payload).toMatchObject({ version: 1, effect: { status: "succeeded", durableBoundary: true, providerStream: false, lineageId: "root:e1", output: { sent: 2, to: ["ops", "audit"] } } })
+    expect(succeeded.meta).toEqual({ lineageId: "root:e1", timeTravel: { effectId: "e1:k1:2", kind: "email", tier: "irreversible", status: "succeeded" } })
   })
 
   it("a fired clock whose completion was rewound is armed again by a replayed schedule; completedAt stays", () => {
