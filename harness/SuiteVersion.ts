@@ -7,9 +7,11 @@
  * Version of the requirement suite (requirements, models, properties). 0.2.0 added the content, clocks,
  * cron and pool subjects; 0.3.0 adds the alarms liveness requirements (ALM-050, ALM-051), typed,
  * swarm and targeted alarms scenarios, step-scheduled content races, concurrent cron claims, pool
- * replies held at the server, and faults on every clocks fire path.
+ * replies held at the server, and faults on every clocks fire path. 0.4.0 checks failed dispatch
+ * causes, R9's wording and the default reporter (alarms), pool surface probes (P1, P4-P7), clocks
+ * conflicts, whole effect records and relational digests, and new cron N1 spellings.
  */
-export const SUITE_VERSION = "0.3.0"
+export const SUITE_VERSION = "0.4.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
