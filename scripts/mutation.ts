@@ -48,15 +48,8 @@ export const testSideHash = (root: string = ROOT): string => {
 }
 
 /** Removes the survivors (and no-coverage mutants) from an incremental report, so Stryker tests them again. */
-export const forgetSurvivors = (report: MutationReport): { readonly report: MutationReport; readonly forgotten: number } => {
-  let forgotten = 0
-  const files = Object.fromEntries(Object.entries(report.files).map(([name, file]) => {
-    const kept = file.mutants.filter((mutant) => mutant.status !== "Survived" && mutant.status !== "NoCoverage")
-    forgotten += file.mutants.length - kept.length
-    return [name, { ...file, mutants: kept }]
-  }))
-  return { report: { ...report, files }, forgotten }
-}
+export const forgetSurvivors = (report: MutationReport): { readonly report: MutationReport; readonly forgotten: number } =>
+  forgetSurvivorsIn(report, Object.keys(report.files).map((file) => ({ file, fromLine: 1, toLine: Number.MAX_SAFE_INTEGER, wholeFile: true })))
 
 /** A `--mutate` entry as a file and a line range (the whole file by default); null for a glob. */
 export interface MutateTarget {

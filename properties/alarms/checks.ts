@@ -234,7 +234,6 @@ const statusChecks = (c: StepComparison): ReadonlyArray<Check> => {
   })
 }
 
-/** The `parked` entries of a successful dispatch (content-free, so after the statuses that name the row). */
 /** What `parkedReportJson` and the default reporter's logger add when a report is not upstream's. */
 const REPORT_DEVIATIONS = ["tag", "extraFields", "logLevel"] as const
 
@@ -259,6 +258,7 @@ const reportShapeCheck = (c: StepComparison, withResult: boolean): Check => {
   }
 }
 
+/** The `parked` entries of a successful dispatch (content-free, so after the statuses that name the row). */
 const parkedChecks = (c: StepComparison): ReadonlyArray<Check> => {
   const actualParked = (c.actualResult as { readonly value: { readonly parked: ReadonlyArray<Json> } }).value.parked
   const checks: Array<Check> = []

@@ -80,11 +80,9 @@ const releaseForked = (forked: ReadonlyArray<ForkedWrite>, outcomes: Array<Json>
     Deferred.succeed(write.gate, undefined).pipe(
       Effect.andThen(Fiber.join(write.fiber)),
       Effect.map((exit) => {
-        outcomes.push(
-          Exit.isSuccess(exit)
-            ? { ok: true, error: null, saysPassEnded: false }
-            : { ok: false, error: errorTag(Cause.squash(exit.cause)), saysPassEnded: says(Cause.squash(exit.cause), PASS_ENDED_WORDS) }
-        )
+        if (Exit.isSuccess(exit)) return outcomes.push({ ok: true, error: null, saysPassEnded: false })
+        const error = Cause.squash(exit.cause)
+        return outcomes.push({ ok: false, error: errorTag(error), saysPassEnded: says(error, PASS_ENDED_WORDS) })
       })
     ), { discard: true })
 
