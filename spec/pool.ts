@@ -3,7 +3,9 @@
  * invariants). The invariants are unnumbered on the page; this catalog cites them in page order as
  * I1 (waiters never exceed the bound), I2 (refusals never send a statement), I3 (grants are FIFO),
  * I4 (no slot leaks under interruption at any point) and I5 (no statement is retried after it reached
- * the server). POL-001..007 follow P1..P7; POL-008..012 follow I1..I5.
+ * the server). POL-001..007 follow P1..P7; POL-008..012 follow I1..I5. POL-013 cites the seed's
+ * `bounded.d.ts` ("apart from the gates it is `PgClient.make`: the same compiler, transforms, span
+ * attributes, ..."), on which the reference page has no rule.
  *
  * Every requirement needs `independentConnections`: the subject is a pool of real server sessions,
  * so on a single-connection engine (pglite, sqlite, do-sqlite) it is not applicable.
@@ -60,7 +62,13 @@ export const poolRequirements: ReadonlyArray<Requirement> = [
     ["I4", "P4", "P2"]),
   pool("POL-012", "no retry after a statement reached the server",
     "The retry helper MUST NOT send again a statement that reached the server: a failed statement or an unknown commit MUST be surfaced, not retried.",
-    ["I5", "P7"])
+    ["I5", "P7"]),
+  {
+    ...pool("POL-013", "the client is PgClient.make apart from the gates",
+      "Apart from its gates the bounded pool MUST be PgClient.make for the same config: its statements MUST carry the same span attributes, in the same order (the caller's spanAttributes, then db.system.name, db.namespace, server.address and server.port derived from the config).",
+      ["seed bounded.d.ts"]),
+    since: "0.5.0"
+  }
 ]
 
 /** Attribution over the pool catalog (`POL-002` when a prediction carries no rule: a model bug). */

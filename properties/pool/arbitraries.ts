@@ -9,7 +9,7 @@
 import * as fc from "fast-check"
 import type { PoolCommand } from "../../models/pool/index.ts"
 import type { PoolScenario } from "./scenario.ts"
-import { surfaceProbe } from "./surfaceScenario.ts"
+import { ownPoolProbe, surfaceProbe } from "./surfaceScenario.ts"
 
 /** Relative weights of the command kinds in one property's scenarios. */
 export interface PoolScenarioShape {
@@ -83,6 +83,9 @@ export const MAX_POOL_COMMANDS = 14
 const plainStart = (kind: "transaction" | "listen" | "notify", failing: boolean): PoolCommand =>
   ({ op: "start", kind, retry: false, failing, longChannel: false, inside: null })
 
+/** Most probes on a pool of their own per scenario (`ownPoolProbe`). */
+export const OWN_POOL_PROBES = 1
+
 /** Two-command units: a transaction released at once (pick -1: the newest holder), a listener then a notify. */
 const unitOf: fc.Arbitrary<ReadonlyArray<PoolCommand>> = fc.oneof(
   fc.boolean().map((failing): ReadonlyArray<PoolCommand> => [plainStart("transaction", failing), { op: "release", pick: -1, reborrow: false }]),
@@ -98,12 +101,15 @@ const commandsOf = (shape: PoolScenarioShape): fc.Arbitrary<ReadonlyArray<PoolCo
 
 /**
  * Pool scenarios of `shape`: 1-4 connections, with or without a row-name transform, up to
- * `shape.surface` surface probes, up to `MAX_POOL_COMMANDS` commands.
+ * `shape.surface` surface probes, up to `MAX_POOL_COMMANDS` commands, up to `OWN_POOL_PROBES` probes on a
+ * pool of their own.
  */
 export const poolScenario = (shape: PoolScenarioShape): fc.Arbitrary<PoolScenario> =>
   fc.record({
     maxConnections: fc.integer({ min: 1, max: 4 }),
     transformNames: fc.boolean(),
     surface: fc.array(surfaceProbe, { maxLength: shape.surface }),
-    commands: commandsOf(shape)
+    commands: commandsOf(shape),
+    // Drawn last, so the draws above are those of the scenarios before these probes existed.
+    ownPool: fc.array(ownPoolProbe, { maxLength: OWN_POOL_PROBES })
   }, { noNullPrototype: true })

@@ -158,7 +158,7 @@ export const executePool = (implementation: PoolImplementation) =>
     const driver = yield* makePoolDriver(implementation, pool, POOL_HANDED_OVER_HOOK)
     const quiet = awaitQuiet(tap)
     let model = poolModel.init({ maxConnections: scenario.maxConnections, nowMs: yield* nowMs })
-    const surface: SurfaceContext = { implementation, pool, tap, quiet, maxConnections: scenario.maxConnections, transformNames: scenario.transformNames === true }
+    const surface: SurfaceContext = { implementation, pool, config, tap, quiet, maxConnections: scenario.maxConnections, transformNames: scenario.transformNames === true }
 
     const step = (command: StepCommand, index: number): Effect.Effect<ExecutedStep, HarnessError> =>
       Effect.gen(function*() {
@@ -202,7 +202,7 @@ export const executePool = (implementation: PoolImplementation) =>
       })
 
     const subject: ModelBasedSubject<StepCommand> = { maxCommands: MAX_EXECUTED_COMMANDS, attributor: poolAttributor, step }
-    const probes: ReadonlyArray<StepCommand> = (scenario.surface ?? []).map((probe) => ({ op: "surface", probe }))
+    const probes: ReadonlyArray<StepCommand> = [...scenario.surface ?? [], ...scenario.ownPool ?? []].map((probe) => ({ op: "surface", probe }))
     const trace = yield* runModelBased(subject, [...probes, ...scenario.commands, { op: "probe" }])
     yield* driver.interruptAll
     return trace

@@ -16,7 +16,10 @@
  * given to the retry helper (P7), the refusal's error value past the admission bound (P1), channels at
  * the 63-byte boundary on listen and notify (P6), and each client entry point alone or inside a
  * transaction (value rows, unprepared statements, streams, JSON, savepoints, an aborted commit: P4,
- * P5); the pool is built with or without a row-name transform.
+ * P5); the pool is built with or without a row-name transform. Three probes build a pool of their own:
+ * from a caller's config, compared with upstream's `PgClient.make` (span attributes, POL-013); with the
+ * driver's `multiplex` on, where only the gate keeps checkouts waiting (P2, I3, I4); with a fractional
+ * `maxConnections` (refused, or bounded by floor + 64: P1).
  *
  * @example
  * const suite = poolSuite() // the shipped implementation
@@ -30,11 +33,17 @@ import { ADMISSION_SHAPE, MODEL_SHAPE, poolScenario, type PoolScenarioShape } fr
 import { executePool } from "./execute.ts"
 import type { PoolScenario } from "./scenario.ts"
 
-/** The surface probes and commands of a failing scenario that ran (the closing probe is the step after the last command). */
+/**
+ * The surface probes, own-pool probes and commands of a failing scenario that ran, in that order (the
+ * closing probe is the step after the last command).
+ */
 export const truncatePoolScenario = (scenario: PoolScenario, trace: ExecutionTrace): PoolScenario => {
   const surface = scenario.surface ?? []
-  const commandsRan = trace.steps.length - surface.length
-  if (commandsRan < 0) return { ...scenario, surface: surface.slice(0, trace.steps.length), commands: [] }
+  const ownPool = scenario.ownPool ?? []
+  const ran = trace.steps.length
+  if (ran < surface.length) return { ...scenario, surface: surface.slice(0, ran), ...(scenario.ownPool === undefined ? {} : { ownPool: [] }), commands: [] }
+  if (ran < surface.length + ownPool.length) return { ...scenario, ownPool: ownPool.slice(0, ran - surface.length), commands: [] }
+  const commandsRan = ran - surface.length - ownPool.length
   return commandsRan >= scenario.commands.length ? scenario : { ...scenario, commands: scenario.commands.slice(0, commandsRan) }
 }
 

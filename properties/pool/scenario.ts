@@ -15,5 +15,7 @@ export interface PoolScenario {
   readonly transformNames?: boolean
   /** Surface probes run first, on the same pool (`surfaceScenario.ts`); absent: none. */
   readonly surface?: ReadonlyArray<SurfaceProbe>
+  /** Probes on pools of their own (`ownPoolProbe`), run after `surface`, before the commands; absent: none. */
+  readonly ownPool?: ReadonlyArray<SurfaceProbe>
   readonly commands: ReadonlyArray<PoolCommand>
 }

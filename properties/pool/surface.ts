@@ -1,7 +1,7 @@
 /**
  * Runs one surface probe (`surfaceScenario.ts`) as a step of a pool scenario, on the scenario's pool,
  * before its commands: no model state, each probe's expectation follows from the rules alone
- * (`surfaceRefusal.ts`, `surfaceChannels.ts`, `surfaceSmoke.ts`). Its statements carry tags of their
+ * (`surfaceRefusal.ts`, `surfaceChannels.ts`, `surfaceSmoke.ts`, `surfaceConfig.ts`, `surfaceMultiplex.ts`, `surfaceBound.ts`). Its statements carry tags of their
  * own (`pool-smoke-`, `pool-ch`), never a checkout's, so the model's statement counts are untouched.
  */
 import { Effect } from "effect"
@@ -9,6 +9,9 @@ import { type ExecutedStep, toJson } from "../../harness/ModelBased.ts"
 import { nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import { channelProbe } from "./surfaceChannels.ts"
+import { configProbe } from "./surfaceConfig.ts"
+import { fractionalBoundProbe } from "./surfaceBound.ts"
+import { multiplexGateProbe } from "./surfaceMultiplex.ts"
 import { foreignProbe, refusalProbe } from "./surfaceRefusal.ts"
 import type { ProbeResult, SurfaceContext } from "./surfaceRuntime.ts"
 import type { SurfaceProbe } from "./surfaceScenario.ts"
@@ -24,6 +27,12 @@ const runProbe = (context: SurfaceContext, probe: SurfaceProbe, index: number): 
       return channelProbe(context, index, probe.entry, probe.bytes, probe.wide)
     case "smoke":
       return smokeProbe(context, index, probe.entry, probe.inTransaction, probe.failing)
+    case "config":
+      return configProbe(context, probe.config)
+    case "multiplexGate":
+      return multiplexGateProbe(context, index, probe.interrupt)
+    case "fractionalBound":
+      return fractionalBoundProbe(context)
   }
 }
 
@@ -38,6 +47,12 @@ export const describeSurfaceProbe = (probe: SurfaceProbe): string => {
       return `${probe.entry} on a ${probe.bytes}-byte channel${probe.wide ? " ending in a 2-byte character" : ""}`
     case "smoke":
       return `client ${probe.entry}${probe.inTransaction ? " inside a transaction" : ""}`
+    case "config":
+      return `span attributes for a config with ${Object.keys(probe.config).join(", ") || "no caller fields"}`
+    case "multiplexGate":
+      return `three borrowers on a multiplexed 1-connection pool${probe.interrupt === "none" ? "" : `, ${probe.interrupt} interrupted while queued`}`
+    case "fractionalBound":
+      return "a pool with a fractional maxConnections: refused, or bounded by floor + 64"
   }
 }
 

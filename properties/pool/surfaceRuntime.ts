@@ -6,6 +6,7 @@
  * (read structurally, so an implementation on another copy of effect/sql is read the same), never by
  * asking the pool.
  */
+import type * as PgClient from "@effect/sql-pg/PgClient"
 import { Cause, Effect, Exit, Fiber, Option } from "effect"
 import type { Check } from "../../harness/ModelBased.ts"
 import type { Json } from "../../harness/Property.ts"
@@ -19,6 +20,8 @@ import type { BoundedPoolClient, PoolImplementation } from "../../subjects/pool/
 export interface SurfaceContext {
   readonly implementation: PoolImplementation
   readonly pool: BoundedPoolClient
+  /** The config `pool` was built with (its sessions pass through `tap`), for probes that build a pool of their own. */
+  readonly config: PgClient.PgPoolConfig
   readonly tap: PostgresWireTap
   readonly quiet: Effect.Effect<void, HarnessError>
   readonly maxConnections: number

@@ -21,6 +21,22 @@ export type ForeignError = "tagged" | "string" | "object" | "connection"
 /** A client entry point the smoke probe exercises. */
 export type SmokeEntry = "values" | "valuesUnprepared" | "unprepared" | "stream" | "json" | "savepoint" | "abortedCommit"
 
+/** Which queued borrower the `multiplexGate` probe interrupts: none, the oldest waiter (b) or the newest (c). */
+export type MultiplexInterrupt = "none" | "b" | "c"
+
+/** The caller's part of a pool config the `config` probe builds pools from (each field given or not). */
+export interface CallerConfig {
+  readonly spanAttributes?: Record<string, string>
+  readonly database?: string
+  readonly username?: string
+  readonly host?: string
+  readonly port?: number
+}
+
+/** `config` without its absent fields (a field given as undefined is not the same config for every reader). */
+const givenFields = (config: { readonly [K in keyof CallerConfig]-?: CallerConfig[K] | undefined }): CallerConfig =>
+  Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)) as CallerConfig
+
 /** One probe of the surface. */
 export type SurfaceProbe =
   | { readonly probe: "foreign"; readonly error: ForeignError }
@@ -41,6 +57,9 @@ export type SurfaceProbe =
     /** savepoint: the nested transaction fails and is rolled back to its savepoint. */
     readonly failing: boolean
   }
+  | { readonly probe: "config"; readonly config: CallerConfig }
+  | { readonly probe: "multiplexGate"; readonly interrupt: MultiplexInterrupt }
+  | { readonly probe: "fractionalBound" }
 
 /** One surface probe; weights favour the kinds with most variants (a refusal check fills admission: rarer). */
 export const surfaceProbe: fc.Arbitrary<SurfaceProbe> = fc.oneof(
@@ -64,4 +83,35 @@ export const surfaceProbe: fc.Arbitrary<SurfaceProbe> = fc.oneof(
     }, { noNullPrototype: true }),
     weight: 4
   }
+)
+
+/**
+ * One probe on a pool of its own (`config`, `multiplexGate`, `fractionalBound`). Generated as a
+ * scenario field of its own, after the commands, so that adding these kinds left the draws of the
+ * surface probes and commands above (and so every earlier counterexample) unchanged.
+ */
+export const ownPoolProbe: fc.Arbitrary<SurfaceProbe> = fc.oneof(
+  {
+    // Each field given or not with even odds (fast-check's optional keys are mostly present, so the
+    // defaults for a missing field would rarely be reached). Distinct values, none a default (not
+    // "postgres", "localhost", 5432), so a field taken for another, or a default used though the
+    // field is given, shows; a caller's attribute may name a key the pool also sets (the later
+    // value wins for a tracer reading by key).
+    arbitrary: fc.record({
+      probe: fc.constant("config" as const),
+      config: fc.record({
+        spanAttributes: fc.option(fc.constantFrom<Record<string, string>>({ "service.name": "caller" }, { "db.namespace": "caller_ns", "peer.service": "db" }), { freq: 2, nil: undefined }),
+        database: fc.option(fc.constant("app_db"), { freq: 2, nil: undefined }),
+        username: fc.option(fc.constant("app_user"), { freq: 2, nil: undefined }),
+        host: fc.option(fc.constant("db.internal"), { freq: 2, nil: undefined }),
+        port: fc.option(fc.constant(6543), { freq: 2, nil: undefined })
+      }, { noNullPrototype: true }).map(givenFields)
+    }, { noNullPrototype: true }),
+    weight: 2
+  },
+  {
+    arbitrary: fc.record({ probe: fc.constant("multiplexGate" as const), interrupt: fc.constantFrom<MultiplexInterrupt>("none", "b", "c") }, { noNullPrototype: true }),
+    weight: 2
+  },
+  { arbitrary: fc.constant<SurfaceProbe>({ probe: "fractionalBound" }), weight: 1 }
 )

@@ -1,0 +1,79 @@
+/**
+ * The `multiplexGate` probe: P2's gate holds one slot per connection whatever the driver does with its
+ * connections. A caller may turn on the driver's `multiplex` option (PgClient's config, which the
+ * bounded pool takes unchanged: seed 001), under which the driver pool pipelines several borrowers'
+ * statements on one session and so never makes them wait: only the gate keeps checkouts past
+ * `maxConnections` waiting, in arrival order (P2, I3), and only it can leak or invent a slot when a
+ * queued waiter is interrupted (P4, I4).
+ *
+ * On a pool of its own (the scenario's config, `multiplex` on, one connection, closed when the probe
+ * ends), through the run's wire tap: borrowed statement `a` is sent and its reply held back by the tap
+ * (the checkout stays in flight), then `b` and `c` are borrowed in turn, and `b` or `c` may be
+ * interrupted while queued. While `a` is in flight nothing else may reach the server; once its reply is
+ * let through, the borrowers not interrupted run in arrival order and succeed.
+ */
+import { Effect, Fiber } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import { awaitCondition } from "../../harness/Quiescence.ts"
+import { HarnessError } from "../../harness/errors.ts"
+import type { BoundedPoolClient } from "../../subjects/pool/api.ts"
+import type { MultiplexInterrupt } from "./surfaceScenario.ts"
+import { outcomeOf, type ProbeResult, type SurfaceContext } from "./surfaceRuntime.ts"
+
+const BORROWERS = ["a", "b", "c"] as const
+
+/** Which borrowers' statements (by letter) the tap saw so far, in the order they were written. */
+const sentLetters = (context: SurfaceContext, prefix: string): ReadonlyArray<string> =>
+  context.tap.statements().flatMap((statement) => BORROWERS.filter((letter) => statement.text.includes(`'${prefix}${letter}'`)))
+
+/** Builds the probe's own pool: the scenario's config with `multiplex` on and one connection. */
+const multiplexedPool = (context: SurfaceContext) =>
+  context.implementation.boundedPool({ ...context.config, multiplex: true, maxConnections: 1 }).pipe(
+    Effect.provide(Reactivity.layer),
+    Effect.mapError((cause) => new HarnessError({ message: `pool property: a multiplexed pool could not be built: ${String(cause)}`, hint: "the adapter's Postgres server", cause }))
+  )
+
+/** The `multiplexGate` probe number `index`, interrupting `interrupt` ("none", or the queued `b` or `c`). */
+export const multiplexGateProbe = (context: SurfaceContext, index: number, interrupt: MultiplexInterrupt): Effect.Effect<ProbeResult, HarnessError> =>
+  Effect.scoped(Effect.gen(function*() {
+    const pool: BoundedPoolClient = yield* multiplexedPool(context)
+    const prefix = `pool-mx${index}-`
+    const borrow = (letter: string) => pool.unsafe(`SELECT '${prefix}${letter}' AS op_tag`)
+    const hold = context.tap.holdReply((statement) => statement.text.includes(`'${prefix}a'`))
+    yield* Effect.addFinalizer(() => Effect.sync(() => hold.release()))
+    const fibers = new Map<string, Fiber.Fiber<unknown, unknown>>()
+    for (const letter of BORROWERS) {
+      fibers.set(letter, yield* Effect.forkChild(borrow(letter)))
+      yield* context.quiet
+    }
+    // Interrupted from a fiber of its own: an implementation that let it onto the shared session could
+    // make the interruption wait for the held reply.
+    const interrupting = interrupt === "none" ? undefined : yield* Effect.forkChild(Fiber.interrupt(fibers.get(interrupt)!))
+    yield* context.quiet
+    const whileInFlight = { replyHeld: hold.held(), sent: sentLetters(context, prefix) }
+    hold.release()
+    yield* context.quiet
+    if (interrupting !== undefined) yield* Fiber.join(interrupting).pipe(Effect.timeoutOption("10 seconds"))
+    yield* awaitCondition(() => [...fibers.values()].every((fiber) => fiber.pollUnsafe() !== undefined), { maxTurns: 20 }).pipe(Effect.ignore)
+    const outcomes = Object.fromEntries(BORROWERS.map((letter) => [letter, outcomeOf(fibers.get(letter)!.pollUnsafe())]))
+    for (const fiber of fibers.values()) if (fiber.pollUnsafe() === undefined) yield* Effect.forkChild(Fiber.interrupt(fiber))
+    const running = BORROWERS.filter((letter) => letter !== interrupt)
+    const expected = {
+      whileInFlight: { replyHeld: true, sent: ["a"] },
+      outcomes: Object.fromEntries(BORROWERS.map((letter) => [letter, letter === interrupt ? "interrupted" : "succeeded"])),
+      sent: running
+    }
+    const actual = { whileInFlight, outcomes, sent: sentLetters(context, prefix) }
+    return {
+      checks: [{
+        observable: `three borrowers on a multiplexed 1-connection pool, the first in flight${interrupt === "none" ? "" : `, queued ${interrupt} interrupted`}`,
+        expected,
+        actual,
+        rules: interrupt === "none" ? ["P2", "I3"] : ["I4", "P2"],
+        why: "the gate has one slot per connection whatever the driver shares: while a checkout holds the only slot the others wait at the gate (nothing reaches the server), then run in arrival order; an interrupted waiter leaves the queue without taking or inventing a slot"
+      }],
+      covered: interrupt === "none" ? ["POL-002", "POL-010"] : ["POL-002", "POL-010", "POL-011"],
+      implementation: actual,
+      model: expected
+    }
+  }))
