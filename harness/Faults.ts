@@ -14,12 +14,19 @@ import * as fc from "fast-check"
  * - `inside`: the process dies before the transaction commits, so nothing of it is kept;
  * - `afterCommit`: the process dies right after the commit, before the implementation continues;
  * - `lostReply`: the commit succeeds, but the caller sees a failure (Jepsen's `:info` outcome);
- * - `setAlarmFails`: the platform alarm write made during the transaction fails (no crash).
+ * - `setAlarmFails`: the platform alarm write made during the transaction fails (no crash);
+ * - `commitRefused`: the body runs to its end, then the database refuses the COMMIT (a serialization
+ *   failure, as Postgres reports under contention; SQLite's `SQLITE_BUSY` is its kin), so the
+ *   transaction rolls back and the caller sees an `SqlError` (retryable reason `SerializationError`).
+ *   A clean abort: no crash, no rebuild; whatever the implementation keeps in memory stays.
  */
-export type StorageFaultPhase = "inside" | "afterCommit" | "lostReply" | "setAlarmFails"
+export type StorageFaultPhase = "inside" | "afterCommit" | "lostReply" | "setAlarmFails" | "commitRefused"
 
-/** Every storage fault phase, in the order generators draw them (shrinking moves toward the first). */
-export const STORAGE_FAULT_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit", "lostReply", "setAlarmFails"]
+/**
+ * Every storage fault phase (the vocabulary). A subject draws only the phases its model gives a
+ * meaning (`StorageFaultSpace.phases`, no default), so adding a phase changes no subject's draws.
+ */
+export const STORAGE_FAULT_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit", "lostReply", "setAlarmFails", "commitRefused"]
 
 /** The phases that end the process (the harness interrupts the operation and rebuilds the service). */
 export const CRASH_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit"]
@@ -31,20 +38,25 @@ export interface StorageFault {
 }
 
 /** Options of `storageFaultArbitrary`. */
-export interface StorageFaultSpace {
+export interface StorageFaultSpace<P extends StorageFaultPhase = StorageFaultPhase> {
   /** Highest transaction ordinal a fault may name (an operation that runs fewer is not faulted). */
   readonly maxTransaction: number
-  /** Phases to draw (default: all). */
-  readonly phases?: ReadonlyArray<StorageFaultPhase>
+  /**
+   * Phases to draw, in shrinking order (toward the first): exactly those the subject's model gives a
+   * meaning. Required, so a phase added to the vocabulary never changes a subject's draws silently.
+   */
+  readonly phases: ReadonlyArray<P>
 }
 
 /**
  * Generates one storage fault; shrinks toward the first transaction and the first phase.
  *
- * @example storageFaultArbitrary({ maxTransaction: 3 }) // { transaction: 2, phase: "lostReply" }, ...
+ * @example storageFaultArbitrary({ maxTransaction: 3, phases: ["inside", "lostReply"] }) // { transaction: 2, phase: "lostReply" }, ...
  */
-export const storageFaultArbitrary = (space: StorageFaultSpace): fc.Arbitrary<StorageFault> => {
-  const phases = space.phases ?? STORAGE_FAULT_PHASES
+export const storageFaultArbitrary = <P extends StorageFaultPhase>(
+  space: StorageFaultSpace<P>
+): fc.Arbitrary<StorageFault & { readonly phase: P }> => {
+  const phases = space.phases
   if (phases.length === 0) throw new Error("storageFaultArbitrary needs at least one phase")
   return fc.record({
     transaction: fc.integer({ min: 1, max: Math.max(1, space.maxTransaction) }),
@@ -73,5 +85,7 @@ export const describeStorageFault = (fault: StorageFault, label: string | undefi
       return `${where} committed but its reply was lost`
     case "setAlarmFails":
       return `the platform alarm write fails in ${where}`
+    case "commitRefused":
+      return `the database refuses to commit ${where} (serialization failure): it rolls back, the process goes on`
   }
 }

@@ -14,11 +14,13 @@
  * from storage.
  *
  * A lost reply lets the commit happen and then fails the transaction with a connection error, which
- * the implementation sees and handles like any storage failure.
+ * the implementation sees and handles like any storage failure. A refused commit lets the body run to
+ * its end, then fails the transaction with a serialization failure instead of committing it, so it
+ * rolls back (platform alarm included) and the implementation goes on with the error in hand.
  */
 import { Deferred, Effect, Exit, Fiber, Option } from "effect"
 import type { SqlClient } from "effect/sql"
-import { SqlError, UnknownError } from "effect/sql/SqlError"
+import { SerializationError, SqlError, UnknownError } from "effect/sql/SqlError"
 import type { PlatformAlarm } from "../adapters/contract.ts"
 import type { StorageFault } from "./Faults.ts"
 
@@ -59,6 +61,16 @@ const lostReplyError = () =>
     reason: new UnknownError({
       cause: new Error("connection reset before the COMMIT reply arrived"),
       message: "the connection was lost after COMMIT was sent; the outcome is unknown to the caller",
+      operation: "commit"
+    })
+  })
+
+/** What a database answers when it refuses a COMMIT under contention (Postgres SQLSTATE 40001). */
+const commitRefusedError = () =>
+  new SqlError({
+    reason: new SerializationError({
+      cause: new Error("could not serialize access due to concurrent update (SQLSTATE 40001)"),
+      message: "the database refused the COMMIT: a serialization failure; the transaction rolled back",
       operation: "commit"
     })
   })
@@ -118,7 +130,13 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
       const ordinal = ++state.started
       const fault = faultOf(ordinal)
       // Inside: whatever the body did, the process dies before COMMIT, so the transaction rolls back.
-      const guarded = fault === "inside" ? Effect.flatMap(Effect.exit(body), () => crashHere(ordinal, "inside")) : body
+      // Refused: the body ran to its end, then COMMIT fails instead, so the transaction rolls back; a
+      // body that failed by itself never reaches COMMIT, and its own error stands.
+      const guarded = fault === "inside"
+        ? Effect.flatMap(Effect.exit(body), () => crashHere(ordinal, "inside"))
+        : fault === "commitRefused"
+        ? Effect.flatMap(body, () => Effect.fail(commitRefusedError()))
+        : body
       return inner.withTransaction(guarded).pipe(
         Effect.tap(() => {
           state.committed++

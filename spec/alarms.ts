@@ -4,7 +4,9 @@
  * ALM-040..049 are the cross-cutting guarantees named in the issue (budget reset, park reporting,
  * platform alarm, handler writes, timeline, dispatch order, rejection, migration, handles, repeats),
  * and ALM-050..051 the liveness requirements checked after the fault window (every due alarm
- * eventually dispatches; the scheduler always re-arms: R6, R26, E10 with R21, R25/H3 and R4, H6).
+ * eventually dispatches; the scheduler always re-arms: R6, R26, E10 with R21, R25/H3 and R4, H6),
+ * and ALM-052..053 the races of `alarms/race` (an external call during a handler pass; scheduler
+ * transactions on independent connections serialize, which needs independent connections and row locks).
  */
 import { type Attributor, makeAttributor } from "../harness/Attribution.ts"
 import type { Requirement } from "./Requirement.ts"
@@ -12,6 +14,8 @@ import type { Requirement } from "./Requirement.ts"
 const SINCE = "0.1.0"
 /** Suite version that added the liveness requirements ALM-050 and ALM-051. */
 const LIVENESS_SINCE = "0.3.0"
+/** Suite version that added the race requirements ALM-052 and ALM-053. */
+const RACE_SINCE = "0.5.0"
 
 const alarm = (id: string, title: string, text: string, rules: ReadonlyArray<string>, since: string = SINCE): Requirement => ({
   id,
@@ -178,7 +182,17 @@ export const alarmRequirements: ReadonlyArray<Requirement> = [
     ["R21", "R25", "R26", "R6", "E10", "H3"], LIVENESS_SINCE),
   alarm("ALM-051", "the scheduler always re-arms the platform alarm",
     "Whenever alarms remain, the platform alarm MUST be set no later than their smallest effective wake after every transaction and every batch, including a delivery the platform consumed that found nothing due; no alarm may be left armed in the past, or in the future, without a platform alarm that wakes the scheduler for it.",
-    ["R6", "R4", "R26", "E10", "H6"], LIVENESS_SINCE)
+    ["R6", "R4", "R26", "E10", "H6"], LIVENESS_SINCE),
+  // Races (properties/alarms/race.ts): an external call during a pass; truly concurrent transactions.
+  alarm("ALM-052", "an external call during a handler pass",
+    "A scheduleAlarm, scheduleAlarmEarlier or cancelAlarm from outside the pass (no source, R11) that commits while processDueAlarms runs MUST win over the batch's stale snapshot: a row whose revision it changed is skipped (R22), its acknowledgement (R23) and failure reschedule (R25) are no-ops, a park report queued before it re-reads the row after commit and is skipped when the row is gone or no longer parked (R27), and the final reconcile arms the platform alarm for the rows it left (R26).",
+    ["R22", "R23", "R25", "R27", "R26", "R11"], RACE_SINCE),
+  {
+    ...alarm("ALM-053", "scheduler transactions on independent connections serialize",
+      "On an engine with independent connections, a scheduler transaction started while another scheduler's transaction on the same storage is open MUST wait for it (subjects/alarms/README.md: every scheduler transaction first takes a transaction-scoped advisory lock; observed with pg_blocking_pids), and the outcome MUST equal the serial order: one storage transaction each (R4), the platform alarm reconciled from committed rows (R6).",
+      ["R4", "R6"], RACE_SINCE),
+    needs: ["independentConnections", "rowLocks"]
+  }
 ]
 
 /** Attribution over the alarms catalog; ALM-042 (the platform alarm and stored state) when no rule matches. */

@@ -10,7 +10,8 @@ import { applyMutation, mutationTarget } from "./mutation.ts"
 import type { HandlerScript, Mutation, OnFailureScript, ProcessOptions, HandlerScriptEntry } from "./operations.ts"
 import { rescheduleFailed } from "./reschedule.ts"
 import type { AlarmEvent, DispatchResult, FailedDispatch, ForkedWriteOutcome, ModelError, ModelResult, ParkedReport } from "./results.ts"
-import { type ClosureOutcome, type Pass, reach, runTransaction, type StepRun } from "./run.ts"
+import { type DispatchRacer, makeRaceInterjection, type RacerOutcome } from "./race.ts"
+import { type ClosureOutcome, type Pass, reach, reportParked, runTransaction, type StepRun } from "./run.ts"
 import { byWakeThenStorageId, decodePayload, readRow, type RowView } from "./state.ts"
 import { storageIdOf } from "./storageId.ts"
 import { resolveFailureDelay, resolveLimit } from "./validation.ts"
@@ -34,6 +35,8 @@ export interface DispatchOutcome {
   readonly forkedWrites: ReadonlyArray<ForkedWriteOutcome>
   /** Per forked write, the rules that decided its outcome (its own validation error, or the pass check). */
   readonly forkedWhy: ReadonlyArray<EntryAttribution>
+  /** The racing external call's outcome, when the operation has a racer (`race.ts`). */
+  readonly racer?: RacerOutcome
 }
 
 const failure = (error: ModelError): ModelResult => ({ _tag: "Failure", error })
@@ -98,7 +101,8 @@ const failureAction = (
 export const processDueAlarms = (
   run: StepRun,
   options: ProcessOptions,
-  handlers: ReadonlyArray<HandlerScriptEntry>
+  handlers: ReadonlyArray<HandlerScriptEntry>,
+  racer?: DispatchRacer
 ): DispatchOutcome => {
   const empty = { handledWhy: [], failedWhy: [], parkedWhy: [], selected: [], forkedWrites: [], forkedWhy: [] }
   reachDispatchBoundaries(run, options)
@@ -131,6 +135,9 @@ export const processDueAlarms = (
   if (due.length > 0 && Object.values(startRows).some((row) => row.runAtMs <= run.nowMs && row.wakeAtMs > run.nowMs)) {
     reach(run, "backingOffRowNotBlocking")
   }
+  // An external call racing the batch lands at one of the points below (race.ts).
+  const interjection = racer === undefined ? undefined : makeRaceInterjection(run, racer)
+  interjection?.at("afterSelectDue")
   const handled: Array<AlarmEvent> = []
   const failed: Array<FailedDispatch> = []
   const parked: Array<ParkedReport> = []
@@ -159,6 +166,7 @@ export const processDueAlarms = (
     let causeTag = HANDLER_FAILURE_TAG
     // The rules of the handler's own write when that write decided the failure (e.g. R8, H2).
     let writeRules: ReadonlyArray<string> = []
+    if (event !== null) interjection?.at("beforeHandler")
     if (event === null) {
       reach(run, "undecodablePayloadFailed")
       failureRules = ["R22", "R29"]
@@ -183,6 +191,7 @@ export const processDueAlarms = (
       }
     }
     pass.active = false
+    if (event !== null) interjection?.at("afterHandler")
     const label = snapshot.storageId
     if (succeeded && event !== null) {
       const ack = runTransaction(run, `acknowledge:${label}`, null, (draft) => ({ ok: true, value: acknowledge(run, draft, snapshot, configuration) }))
@@ -190,6 +199,7 @@ export const processDueAlarms = (
         aborted = { error: ack.error, rules: ack.rules, why: ack.why }
         break
       }
+      interjection?.at("afterAcknowledge")
       handled.push(event)
       handledWhy.push(
         ack.value === "noOp"
@@ -206,14 +216,23 @@ export const processDueAlarms = (
     if (options.withoutOnFailure === true) reach(run, "defaultFailureActionRetried")
     const action = failureAction(options.withoutOnFailure === true ? { kind: "none" } : script.onFailure ?? { kind: "none" }, base.delayMs, configuration.minimumRetryDelayMs)
     const failurePass: Pass = { snapshot, active: true, parked, schedules: 0 }
+    interjection?.at("beforeFailureWrite")
+    // With a racer, the park reports wait until the racer had its chance between commit and report (R27).
+    let deferredReports: ReadonlyArray<string> = []
     const handledFailure = runTransaction(run, `failure:${label}`, failurePass, (draft) => {
       if (action.mode === "skip") {
         const effect = acknowledge(run, draft, snapshot, configuration)
         reach(run, snapshot.repeatEveryMs === null ? "skipAndAdvanceOneShotDeleted" : "skipAndAdvanceRepeat")
         return { ok: true, value: effect }
       }
-      return { ok: true, value: rescheduleFailed(run, draft, snapshot, action.delayMs, configuration) }
+      const value = rescheduleFailed(run, draft, snapshot, action.delayMs, configuration)
+      if (interjection !== undefined) deferredReports = draft.reports.splice(0)
+      return { ok: true, value }
     })
+    if (interjection !== undefined && handledFailure.ok) {
+      interjection.at("afterFailureCommit")
+      reportParked(run, deferredReports, failurePass)
+    }
     if (!handledFailure.ok) {
       aborted = { error: handledFailure.error, rules: handledFailure.rules, why: handledFailure.why }
       break
@@ -268,7 +287,9 @@ export const processDueAlarms = (
         : { rules: outcome.rules, why: outcome.why }
     )
   }
+  const racerOutcome = interjection?.finish()
   return {
+    ...(racerOutcome === undefined ? {} : { racer: racerOutcome }),
     result,
     rules,
     why,

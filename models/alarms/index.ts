@@ -26,12 +26,19 @@
  *                     outcome?: "succeed"|"fail",                                           // default succeed; a failing write => fail
  *                     onFailure?: {kind:"none"|"returnsVoid"|"returnsNull"|"retry"|"skipAndAdvanceRepeat"|"fails"} | {kind:"retryAfter", retryFailedAfterMs},
  *                     forkedWrite?: Mutation }   // attempted after processDueAlarms returned (pass ended)
+ *           racer?: { mutation, point, occurrence }   // an external call landing between the batch's transactions (race.ts)
  *       { kind: "configure", configuration }   // the ambient ScheduleConfiguration reference changes
  *       { kind: "rebuildService", knownTags? } // restart: captured defaults := ambient; storage kept; knownTags: new typed definitions (R29)
  *     fault: { transaction: n (1-based among this step's storage transactions), phase }
  *       "inside"        process crash before commit: nothing of tx n commits, the call stops, result Crashed
  *       "afterCommit"   crash after tx n committed, before its park reports: reports lost forever (R27)
  *       "setAlarmFails" the platform-alarm write fails: tx n rolls back, StorageOperationError(setAlarmFailed)
+ *       "lostReply"     tx n commits, the caller sees StorageOperationError(lostReply): no park reports
+ *       "commitRefused" tx n's closure and reconcile ran, then the database refused its COMMIT: it rolls
+ *                       back (platform alarm kept, R6), no park reports (R27), StorageOperationError(commitRefused);
+ *                       no crash, no rebuild: the operation goes on as after any failed transaction (a
+ *                       refused acknowledgement or failure write aborts the batch, as upstream's
+ *                       `yield* transaction(...)` propagates its error; a refused handler write fails the handler)
  *       A crash also rebuilds the service (captured := ambient), as the harness restarts it.
  *       Transaction order of processDueAlarms, per due row: handler writes (one tx each), then
  *       `acknowledge:<id>` or `failure:<id>`; after the batch `reconcile`; then `forked:<ref>` writes.
@@ -47,7 +54,7 @@
  *                      parked: {attempts, retryAtMs}[] (content-free)
  *                      error._tag: InvalidScheduleConfigurationError | InvalidAlarmRefError | InvalidRepeatEveryError |
  *                             InvalidAlarmPayloadError | StorageOperationError (reason detachedWork | inactiveHandle |
- *                             setAlarmFailed) | InvalidProcessDueAlarmsOptionsError | ClosureFailure | OnFailureFailure
+ *                             setAlarmFailed | lostReply | commitRefused) | InvalidProcessDueAlarmsOptionsError | ClosureFailure | OnFailureFailure
  *       rules, why     attribution of `result` (e.g. a replay drop: rules ["R11"])
  *       predictions    [{observable, expected, rules, why}] for "result", "platformAlarm", "reporterCalls",
  *                      and for dispatch "handled", "failed", "parked", "handled[i]", "failed[i]", "parked[i]", "forkedWrite[i]"
@@ -127,6 +134,7 @@ export type {
   ForkedWriteOutcome
 } from "./results.ts"
 export { step, type StepOutcome, type Prediction } from "./step.ts"
+export { type DispatchRacePoint, type DispatchRacer, DISPATCH_RACE_POINTS, RACER_RULES, type RacerOutcome } from "./race.ts"
 export type { TransactionRecord } from "./run.ts"
 export { SITUATION_RULES, type Situation } from "./situations.ts"
 export { statusOf, predictStatuses, observableState, observableJson, type ObservableState, type ObservableRow, type StatusPrediction } from "./status.ts"

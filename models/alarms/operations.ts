@@ -4,6 +4,7 @@
 import type { Json } from "../../harness/Property.ts"
 import type { ScheduleConfigurationInput } from "./configuration.ts"
 import type { AlarmRef } from "./storageId.ts"
+import type { DispatchRacer } from "./race.ts"
 
 /**
  * Payloads containing an object with this own key stand for a value the implementation cannot encode
@@ -43,11 +44,15 @@ export type TransactionMutation = Mutation & { readonly misuse?: "forkedFiber" |
  * reason `lostReply`), so it acts as if the transaction had failed: no park reports, the operation
  * goes on as after any failed transaction (no crash).
  * `setAlarmFails`: the platform alarm write fails, so the transaction rolls back with
- * `StorageOperationError` (no crash). The same shape as the harness's `StorageFault`.
+ * `StorageOperationError` (no crash).
+ * `commitRefused`: the closure and the reconcile ran, then the database refuses the COMMIT, so the
+ * transaction rolls back (rows and platform alarm as they were, R4, R6), no park report is sent (R27)
+ * and the caller sees `StorageOperationError` (reason `commitRefused`); the process goes on (no crash,
+ * no rebuild). The same shape as the harness's `StorageFault`.
  */
 export interface TransactionFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "lostReply" | "setAlarmFails"
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "setAlarmFails" | "commitRefused"
 }
 
 /** What a handler does during its pass: a standalone call, or an explicit transaction. */
@@ -124,6 +129,8 @@ export type Operation =
     readonly handlers?: ReadonlyArray<HandlerScriptEntry>
     readonly fault?: TransactionFault
     readonly reporterFails?: boolean
+    /** An external call racing the batch, and where it lands (`race.ts`, the `alarms/race` property). */
+    readonly racer?: DispatchRacer
   }
   /** The ambient `ScheduleConfiguration` reference changes (captured defaults stay until a rebuild). */
   | { readonly kind: "configure"; readonly configuration: ScheduleConfigurationInput }

@@ -31,7 +31,7 @@ export interface TransactionRecord {
   readonly ordinal: number
   /** e.g. `scheduleAlarm`, `transaction`, `handler:<storageId>`, `acknowledge:<storageId>`, `failure:<storageId>`, `reconcile`, `forked:<storageId>`. */
   readonly label: string
-  readonly outcome: "committed" | "committedReplyLost" | "rolledBack" | "crashedInside" | "crashedAfterCommit"
+  readonly outcome: "committed" | "committedReplyLost" | "rolledBack" | "commitRefused" | "crashedInside" | "crashedAfterCommit"
   /** Platform alarm after the transaction (unchanged when it did not commit). */
   readonly platformAlarmMs: number | null
 }
@@ -102,8 +102,9 @@ export const failWith = (
 })
 
 /**
- * Runs one storage transaction: the closure edits a draft; a failure or `setAlarmFails` rolls back;
- * a commit reconciles the platform alarm, then park reports go to `pass.parked` (if any) and the reporter.
+ * Runs one storage transaction: the closure edits a draft; a failure, `setAlarmFails` or `commitRefused`
+ * rolls back; a commit reconciles the platform alarm, then park reports go to `pass.parked` (if any) and
+ * the reporter.
  * Throws `CrashSignal` for the crash faults.
  */
 export const runTransaction = <A>(
@@ -140,6 +141,7 @@ export const runTransaction = <A>(
       "the platform alarm write failed, so the whole transaction rolled back"
     )
   }
+  if (fault === "commitRefused") return refuseCommit(run, ordinal, label, draft)
   assertRowInvariants(draft.rows)
   const platformAlarmMs = platformAlarmFor(draft.rows)
   run.state = { ...run.state, rows: draft.rows, nextRevision: draft.nextRevision, forgotten: draft.forgotten, platformAlarmMs }
@@ -163,6 +165,24 @@ export const runTransaction = <A>(
   run.transactions.push({ ordinal, label, outcome: "committed", platformAlarmMs })
   reportParked(run, draft.reports, pass)
   return outcome
+}
+
+/**
+ * The database refused the COMMIT of a transaction whose closure and reconcile ran (R4, R6): the draft
+ * is dropped (rows, revisions, forgotten cursors and the platform alarm stay as committed before),
+ * its queued park reports are never sent (R27: reports follow a commit), and the caller sees
+ * `StorageOperationError`. The process goes on with the next statement of the operation.
+ */
+const refuseCommit = (run: StepRun, ordinal: number, label: string, draft: TransactionDraft): ClosureOutcome<never> => {
+  run.transactions.push({ ordinal, label, outcome: "commitRefused", platformAlarmMs: run.state.platformAlarmMs })
+  run.situations.add("commitRefusedRolledBack")
+  if (draft.reports.length > 0) run.situations.add("refusedParkNotReported")
+  return failWith(
+    { _tag: "StorageOperationError", reason: "commitRefused" },
+    // R4 decides the call's outcome (the platform alarm prediction carries R6 on its own).
+    draft.reports.length > 0 ? ["R4", "R27"] : ["R4"],
+    "the database refused the COMMIT, so nothing of the transaction committed (the platform alarm kept its value, no park report) and the caller saw a storage failure"
+  )
 }
 
 /**

@@ -60,6 +60,8 @@ export const SITUATION_RULES = {
   crashAfterCommit: ["R4", "R27"],
   setAlarmFailureRolledBack: ["R6"],
   lostReply: ["R4", "R27"],
+  commitRefusedRolledBack: ["R4", "R6"],
+  refusedParkNotReported: ["R27", "R4"],
   platformAlarmSet: ["R6"],
   platformAlarmDeleted: ["R6"],
   serviceRebuilt: ["R1"],

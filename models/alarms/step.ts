@@ -149,8 +149,11 @@ const getStatus = (run: StepRun, operation: Extract<Operation, { kind: "getAlarm
 }
 
 const dispatch = (run: StepRun, operation: Extract<Operation, { kind: "processDueAlarms" }>): Decided => {
-  const outcome = processDueAlarms(run, operation.options ?? {}, operation.handlers ?? [])
+  const outcome = processDueAlarms(run, operation.options ?? {}, operation.handlers ?? [], operation.racer)
   const extra: Array<Prediction> = []
+  if (outcome.racer !== undefined) {
+    extra.push({ observable: "racer", expected: json({ result: outcome.racer.result, ranAt: outcome.racer.ranAt }), rules: outcome.racer.rules, why: outcome.racer.why })
+  }
   if (outcome.result._tag === "Success") {
     const value = outcome.result.value as { handled: ReadonlyArray<unknown>; failed: ReadonlyArray<unknown>; parked: ReadonlyArray<unknown> }
     extra.push({ observable: "handled", expected: json(value.handled), rules: ["R21", "R22", "E5", "E6"], why: `dispatch order is (wake_at, storage_id): ${outcome.selected.join(", ") || "nothing due"}` })

@@ -3,7 +3,8 @@
  * the state, giving every outermost storage transaction of process A its ordinal so a generated
  * storage fault strikes the same transaction the storage boundary strikes (crash inside: rolled
  * back, process gone; crash after commit: kept, process gone; lost reply: kept, the caller sees a
- * storage error), and every durable emit of A its ordinal for journal faults.
+ * storage error; refused commit: rolled back, the caller sees a storage error, the process goes on),
+ * and every durable emit of A its ordinal for journal faults.
  */
 import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, retryDelayMs } from "./keys.ts"
 import { canonicalText } from "./keys.ts"
@@ -88,6 +89,13 @@ export class Run {
     const fault = this.fault?.transaction === ordinal ? this.fault.phase : undefined
     if (fault === "inside") throw new Crash(ordinal, "inside", process)
     if (failure !== undefined) throw failure
+    // The database refused the COMMIT (a clean abort): a failure like any other inside the state
+    // transaction, so rows and records roll back together (C4) and the caller sees the storage error;
+    // a refused fire is retried with backoff like any failed fire (C11); nothing is armed (C8).
+    if (fault === "commitRefused") {
+      this.reached.add("C4")
+      throw new Defect(journalOwn ? "JournalError:unavailable" : "SqlError")
+    }
     this.state = draft
     if (fault === "afterCommit") throw new Crash(ordinal, "afterCommit", process)
     if (fault === "lostReply") {

@@ -77,7 +77,7 @@ export interface ModelState {
 /** A storage fault on the n-th outermost transaction of process A in one operation. */
 export interface TransactionFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "lostReply"
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused"
 }
 
 /**

@@ -14,10 +14,14 @@ export type GrantFacts =
   /** Not a grant at all. */
   | { readonly kind: "malformed" }
 
-/** A storage fault an operation reached: the n-th outermost transaction, and how it struck. */
+/**
+ * A storage fault an operation reached: the n-th outermost transaction, and how it struck
+ * (`commitRefused`: the database refused the COMMIT, so the transaction rolled back and the caller
+ * saw the storage error; no crash).
+ */
 export interface ReachedFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "lostReply"
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused"
 }
 
 /** Where an attachment lives. */

@@ -61,7 +61,8 @@ export const CONTENT_SITUATIONS = [
   // storage faults, by how they struck
   "faultInsideTransaction",
   "faultAfterCommit",
-  "faultLostReply"
+  "faultLostReply",
+  "faultCommitRefused"
 ] as const
 
 /** One content situation. */
@@ -127,7 +128,12 @@ const sweepSituations = (before: ContentModelState, op: Extract<ContentOperation
   return found
 }
 
-const FAULT_SITUATIONS = { inside: "faultInsideTransaction", afterCommit: "faultAfterCommit", lostReply: "faultLostReply" } as const
+const FAULT_SITUATIONS = {
+  inside: "faultInsideTransaction",
+  afterCommit: "faultAfterCommit",
+  lostReply: "faultLostReply",
+  commitRefused: "faultCommitRefused"
+} as const
 
 /** The situations one model step reached: `before` is the state the step started from. */
 export const contentSituations = (before: ContentModelState, op: ContentOperation, outcome: ContentStepOutcome): ReadonlyArray<ContentSituation> => {

@@ -2,7 +2,7 @@
  * The writing operations of the content model: uploads (K2, K3), grants (K4), attach and detach (K5).
  * Each is one transaction: a fault inside it keeps nothing, a fault after its commit keeps everything.
  */
-import type { ContentOperation, GrantFacts } from "./operations.ts"
+import type { ContentOperation, GrantFacts, ReachedFault } from "./operations.ts"
 import { failure, faultCommitted, faultResult, type ModelResult, success } from "./results.ts"
 import { contentKey, type ContentModelState, refKey, withEntry } from "./state.ts"
 
@@ -21,7 +21,7 @@ export interface ModelOutcome {
 /** Applies a one-transaction write: `apply` gives the state and result when it commits. */
 const oneTransaction = (
   state: ContentModelState,
-  fault: { readonly transaction: number; readonly phase: "inside" | "afterCommit" | "lostReply" } | undefined,
+  fault: ReachedFault | undefined,
   apply: () => Omit<ModelOutcome, "situations"> & { readonly situations?: ReadonlyArray<string> }
 ): ModelOutcome => {
   const applied = apply()

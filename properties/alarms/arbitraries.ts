@@ -8,7 +8,7 @@ import * as fc from "fast-check"
 import { storageFaultArbitrary } from "../../harness/Faults.ts"
 import type { Json } from "../../harness/Property.ts"
 import type { OnFailureScript, ProcessOptions, ScheduleConfigurationInput, TransactionFault } from "../../models/alarms/index.ts"
-import { UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
+import { UNCHANGED_ATTEMPT_BUDGET, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
 import {
   type AlarmsScenario,
   type Command,
@@ -156,8 +156,11 @@ const transactionMutationOf = (r: Ranges): fc.Arbitrary<TransactionMutationSpec>
   )
 ).map(([value, misuse]) => (misuse === undefined ? value : { ...value, misuse }))
 
+/** The storage fault phases the alarms model gives a meaning (`models/alarms/operations.ts`). */
+export const ALARM_FAULT_PHASES: ReadonlyArray<TransactionFault["phase"]> = ["inside", "afterCommit", "lostReply", "setAlarmFails", "commitRefused"]
+
 /** Any storage fault in the first four transactions of an operation (harness/Faults.ts). */
-const fault: fc.Arbitrary<TransactionFault> = storageFaultArbitrary({ maxTransaction: 4 })
+const fault: fc.Arbitrary<TransactionFault> = storageFaultArbitrary({ maxTransaction: 4, phases: ALARM_FAULT_PHASES })
 
 /** A fault aimed at the first transactions of a dispatch, where failures and parking commit. */
 const dispatchFault: fc.Arbitrary<TransactionFault> = fc.record({
@@ -166,7 +169,10 @@ const dispatchFault: fc.Arbitrary<TransactionFault> = fc.record({
     { weight: 2, arbitrary: fc.constant("afterCommit" as const) },
     { weight: 2, arbitrary: fc.constant("setAlarmFails" as const) },
     { weight: 1, arbitrary: fc.constant("lostReply" as const) },
-    { weight: 1, arbitrary: fc.constant("inside" as const) }
+    { weight: 1, arbitrary: fc.constant("inside" as const) },
+    // A clean abort: the acknowledgement or failure write is refused (the batch aborts with the
+    // storage error), and the same scheduler instance serves the next steps: no crash, no rebuild.
+    { weight: 1, arbitrary: fc.constant("commitRefused" as const) }
   )
 })
 
@@ -361,7 +367,7 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
     sometimes(fc.integer({ min: 1, max: 3 }), 60),
     sometimes(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 4, max: 12 })), 50),
     fc.boolean(),
-    shape.faults ? sometimes(fc.constantFrom("afterCommit" as const, "setAlarmFails" as const), 50) : fc.constant(undefined),
+    shape.faults ? sometimes(fc.constantFrom("afterCommit" as const, "setAlarmFails" as const, "commitRefused" as const), 50) : fc.constant(undefined),
     fc.boolean()
   ).map(([own, rounds, action, rearm, faults, budget, raise, reportFails, parkingFault, bare]) => {
     const script: HandlerScriptSpec = {
@@ -374,8 +380,9 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
     commands.push({ op: "schedule", input: { tag: own.tag, id: own.id, payload: null, runInMs: 0 } })
     for (let round = 0; round < rounds; round++) {
       if (raise !== undefined && raise[0] === round) commands.push({ op: "configure", configuration: { unchangedAttemptBudget: raise[1] } })
-      // The round that parks (the budget-th failure since enrollment) breaks its first transaction.
-      const injected = parkingFault !== undefined && budget !== undefined && round === budget - 1
+      // The round that parks (the budget-th failure since enrollment, the default budget when none is
+      // configured) breaks its first transaction: where a park report is queued (R18, R27).
+      const injected = parkingFault !== undefined && round === (budget ?? UNCHANGED_ATTEMPT_BUDGET) - 1
         ? { transaction: 1, phase: parkingFault }
         : faults[round]
       commands.push({ op: "advanceToNextWake" })

@@ -7,7 +7,11 @@
  *   row, forked writes, `onFailure` actions), reporter failures, configuration changes, restarts,
  *   clock jumps to the next wake and by up to days, invalid inputs, and failing timelines to parking.
  * - `alarms/faults`: the same plus faults: a crash inside a storage transaction, a crash between commit
- *   and report, a failing platform alarm write, redelivered platform alarms, restarts and evictions.
+ *   and report, a lost commit reply, a refused commit (a clean abort: the process goes on), a failing
+ *   platform alarm write, redelivered platform alarms, restarts and evictions.
+ * - `alarms/race` (`race.ts`): a `processDueAlarms` batch raced by an external schedule or cancel at
+ *   hook points between its transactions, or by a uniform/PCT step schedule; and two schedulers on
+ *   separate connections, truly concurrent where the adapter has independent connections (ALM-052/053).
  * - `alarms/migration`: the same starting from rows the harness wrote in one of upstream's two older
  *   layouts (before attempt tracking; attempt tracking without `wake_at`, with backing-off and parked
  *   attempts rows), see `legacyLayout.ts`; after the migration the persisted layout is compared with
@@ -33,6 +37,8 @@ import { alarmsScenario, type ScenarioShape } from "./arbitraries.ts"
 import { executeAlarms } from "./execute.ts"
 import { ALARMS_LIVENESS_REQUIREMENTS } from "./livenessPhase.ts"
 import type { AlarmsScenario } from "./scenario.ts"
+import { executeAlarmsRace } from "./race.ts"
+import { ALARMS_RACE_INTERLEAVING, raceScenarioArbitrary } from "./raceScenario.ts"
 
 /** The model's named situations, in its order: the rows of the alarms coverage table. */
 export const ALARM_SITUATIONS: ReadonlyArray<string> = Object.keys(SITUATION_RULES)
@@ -42,6 +48,12 @@ const ALL_REQUIREMENTS: ReadonlyArray<string> = alarmRequirements.map((requireme
 
 /** Requirements only reachable from older-layout rows. */
 const MIGRATION_ONLY: ReadonlyArray<string> = ["ALM-003", "ALM-047"]
+
+/** Requirements only a race reaches (`alarms/race`). */
+const RACE_ONLY: ReadonlyArray<string> = ["ALM-052", "ALM-053"]
+
+/** What `alarms/race` witnesses: the race requirements and what a race's outcome is decided by. */
+const RACE_REQUIREMENTS: ReadonlyArray<string> = ["ALM-052", "ALM-053", "ALM-004", "ALM-006", "ALM-011", "ALM-022", "ALM-023", "ALM-025", "ALM-026", "ALM-027", "ALM-028"]
 
 /** Shapes of the three properties. */
 export const ALARMS_SHAPES = {
@@ -97,22 +109,34 @@ export const alarmsSuite = (implementation: AlarmsImplementation = shippedAlarms
       "alarms/model",
       "scheduler vs model: schedules, cancels, transactions, dispatch passes with scripted handlers, configuration, clock",
       ALARMS_SHAPES.model,
-      ALL_REQUIREMENTS.filter((id) => !MIGRATION_ONLY.includes(id) && !ALARMS_LIVENESS_REQUIREMENTS.includes(id))
+      ALL_REQUIREMENTS.filter((id) => !MIGRATION_ONLY.includes(id) && !ALARMS_LIVENESS_REQUIREMENTS.includes(id) && !RACE_ONLY.includes(id))
     ),
     property(
       implementation,
       "alarms/faults",
       "scheduler vs model under crashes inside and after commit, failing platform alarm writes, redelivery and restarts",
       ALARMS_SHAPES.faults,
-      ALL_REQUIREMENTS.filter((id) => !MIGRATION_ONLY.includes(id))
+      ALL_REQUIREMENTS.filter((id) => !MIGRATION_ONLY.includes(id) && !RACE_ONLY.includes(id))
     ),
     property(
       implementation,
       "alarms/migration",
       "scheduler vs model starting from rows of both older layouts (before attempt tracking; attempts without wake_at)",
       ALARMS_SHAPES.migration,
-      ALL_REQUIREMENTS
-    )
+      ALL_REQUIREMENTS.filter((id) => !RACE_ONLY.includes(id))
+    ),
+    {
+      id: "alarms/race",
+      subject: "alarms",
+      title: "processDueAlarms raced by an external schedule or cancel at hook points between its transactions (or by a PCT/uniform step schedule), and scheduler transactions on separate connections serialized by the transaction lock",
+      requirements: RACE_REQUIREMENTS,
+      needs: [],
+      connections: 3,
+      interleaving: ALARMS_RACE_INTERLEAVING,
+      implementation: implementation.name,
+      scenario: () => raceScenarioArbitrary(),
+      execute: executeAlarmsRace(implementation)
+    }
   ],
   situations: ALARM_SITUATIONS
 })

@@ -112,7 +112,7 @@ const FAULTABLE: ReadonlyArray<Command["op"]> = ["scheduleClock", "deferredDone"
 const faultable = (shape: ScenarioShape, command: Command): boolean =>
   shape.faults ? FAULTABLE.includes(command.op) && !(command.op === "sweep" && command.process === "B") : shape.faultsOnB && command.op === "sweep" && command.process === "B"
 
-const faultArbitrary: fc.Arbitrary<TransactionFault> = storageFaultArbitrary({ maxTransaction: 3, phases: ["inside", "afterCommit", "lostReply"] })
+const faultArbitrary: fc.Arbitrary<TransactionFault> = storageFaultArbitrary({ maxTransaction: 3, phases: ["inside", "afterCommit", "lostReply", "commitRefused"] })
   .map((fault) => ({ transaction: fault.transaction, phase: fault.phase as TransactionFault["phase"] }))
 
 /** `null` `nullWeight` times as often as a value (shrinks toward null). */

@@ -40,7 +40,7 @@ const misuse: fc.Arbitrary<Misuse> = fc.oneof(
 const sizeDelta = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constant(1) })
 
 /** Only uploads, grants, attaches, detaches and sweeps run transactions; faults aim at the first three. */
-const fault: fc.Arbitrary<StorageFault> = storageFaultArbitrary({ maxTransaction: 3, phases: ["inside", "afterCommit", "lostReply"] })
+const fault: fc.Arbitrary<StorageFault> = storageFaultArbitrary({ maxTransaction: 3, phases: ["inside", "afterCommit", "lostReply", "commitRefused"] })
 
 const withFault = <C extends Command>(command: fc.Arbitrary<C>, shape: ContentShape): fc.Arbitrary<C> =>
   shape.faults
@@ -78,7 +78,7 @@ const upload = (shape: ContentShape): fc.Arbitrary<Command> =>
   )
 
 /** A sweep's deleting transactions come first (an hourly pass claims in transaction 1), so its faults aim there. */
-const sweepFault: fc.Arbitrary<StorageFault> = storageFaultArbitrary({ maxTransaction: 2, phases: ["inside", "afterCommit", "lostReply"] })
+const sweepFault: fc.Arbitrary<StorageFault> = storageFaultArbitrary({ maxTransaction: 2, phases: ["inside", "afterCommit", "lostReply", "commitRefused"] })
 
 const sweepCommand = (shape: ContentShape): fc.Arbitrary<Command> =>
   shape.faults

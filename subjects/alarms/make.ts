@@ -166,12 +166,12 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
         yield* store.setWakeAt(storageId, pieces.effectiveWakeMs(runAtMs, state.retryAtMs))
       })
 
-    /** Serializes scheduler transactions across connections (a Durable Object runs one at a time). */
-    const serializeTransactions: Effect.Effect<void, StorageOperationError> = dialect.transactionLockSql === null
-      ? Effect.void
-      : sql.unsafe(dialect.transactionLockSql).pipe(Effect.asVoid, storageError("alarm.lock"))
-
     const runtime: PieceRuntime = { store, platformAlarm: deps.platformAlarm, writeAttemptState }
+
+    /** Serializes scheduler transactions across connections (a Durable Object runs one at a time). */
+    const serializeTransactions: Effect.Effect<void, StorageOperationError> = Effect.suspend(() =>
+      pieces.transactionLock(runtime, dialect.transactionLockSql)
+    ).pipe(storageError("alarm.lock"))
 
     const currentConfiguration: Effect.Effect<ResolvedScheduleConfiguration, InvalidScheduleConfigurationError> =
       Effect.flatMap(

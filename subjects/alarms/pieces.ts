@@ -168,6 +168,11 @@ export interface AlarmPieces {
   ) => Effect.Effect<ReadonlyArray<StoredAlarm>, SqlError>
   /** R6: set the platform alarm to the smallest wake, or delete it (in the caller's transaction). */
   readonly reconcile: (runtime: PieceRuntime, mutations: ReadonlyArray<MutationKind>) => Effect.Effect<void, SqlError>
+  /**
+   * R4: the first statement of every scheduler transaction, serializing scheduler transactions across
+   * independent connections (`lockSql`: the dialect's `transactionLockSql`; null: nothing to take).
+   */
+  readonly transactionLock: (runtime: PieceRuntime, lockSql: string | null) => Effect.Effect<void, SqlError>
   /** R4/R27: order closure, reconcile, commit and report. */
   readonly commitThenReport: <A, E, R>(steps: TransactionSteps<A, E, R>) => Effect.Effect<A, E | SqlError, R>
 }
@@ -280,6 +285,10 @@ export const reportAfterCommit = <A, E, R>(steps: TransactionSteps<A, E, R>): Ef
     return result
   })
 
+/** R4 as the README states it: take the dialect's transaction lock (Postgres: `pg_advisory_xact_lock`). */
+export const dialectTransactionLock = (runtime: PieceRuntime, lockSql: string | null): Effect.Effect<void, SqlError> =>
+  lockSql === null ? Effect.void : Effect.asVoid(runtime.store.sql.unsafe(lockSql))
+
 /** The correct pieces: the shipped implementation. */
 export const defaultAlarmPieces: AlarmPieces = {
   resolveConfiguration: resolveScheduleConfiguration,
@@ -297,5 +306,6 @@ export const defaultAlarmPieces: AlarmPieces = {
   acknowledge: revisionAcknowledge,
   selectDue: wakeOrderedSelectDue,
   reconcile: smallestWakeReconcile,
+  transactionLock: dialectTransactionLock,
   commitThenReport: reportAfterCommit
 }

@@ -1,7 +1,7 @@
 import { Effect, Exit, Fiber, Random } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { describeStorageFault, isCrash, storageFaultArbitrary } from "../../harness/Faults.ts"
+import { describeStorageFault, isCrash, STORAGE_FAULT_PHASES, storageFaultArbitrary } from "../../harness/Faults.ts"
 import { hookPoint, labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
 import { isReleaseOrder, releaseOrderArbitrary, runInterleaved } from "../../harness/Interleaving.ts"
 import { deriveSeed, withRunEnvironment } from "../../harness/RunEnvironment.ts"
@@ -125,5 +125,13 @@ describe("storage faults", () => {
     expect(isCrash({ transaction: 1, phase: "inside" })).toBe(true)
     expect(isCrash({ transaction: 1, phase: "lostReply" })).toBe(false)
     expect(() => storageFaultArbitrary({ maxTransaction: 1, phases: [] })).toThrow(/at least one phase/)
+  })
+
+  it("describe every phase of the vocabulary in its own words; a refused commit is a clean abort, not a crash", () => {
+    const words = STORAGE_FAULT_PHASES.map((phase) => describeStorageFault({ transaction: 2, phase }, "acknowledge", true))
+    expect(new Set(words).size).toBe(STORAGE_FAULT_PHASES.length)
+    for (const text of words) expect(text).toContain("storage transaction 2 (acknowledge)")
+    expect(describeStorageFault({ transaction: 2, phase: "commitRefused" }, "acknowledge", true)).toMatch(/refuses to commit.*rolls back/)
+    expect(isCrash({ transaction: 1, phase: "commitRefused" })).toBe(false)
   })
 })

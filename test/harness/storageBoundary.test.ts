@@ -3,11 +3,13 @@
  * faults act at transaction boundaries with no help from the code under test. A crash ends the whole
  * operation from outside: code after the crash point does not run even when it catches every error
  * and defect, a transaction crashed inside rolls back, one crashed after commit stays. A lost reply
- * commits but fails the caller; a failing platform alarm write fails only in its transaction. Only
+ * commits but fails the caller; a failing platform alarm write fails only in its transaction; a refused
+ * commit runs its body, rolls back and fails the caller, who goes on. Only
  * work run uninterruptibly goes on past a crash, and its writes land (the model then sees them).
  */
 import { Cause, Effect, Exit, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
+import { isSqlError } from "effect/sql/SqlError"
 import { describe, expect, it } from "vitest"
 import type { StorageAdapter } from "../../adapters/contract.ts"
 import type { StorageFault } from "../../harness/Faults.ts"
@@ -138,6 +140,58 @@ describe.each(NODE_ADAPTER_NAMES)("storage boundary on %s", (name) => {
       }))
     expect(result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) && result.outcome.exit.value).toEqual([true, false, true])
     expect(result.alarm).toBe(3_000)
+  })
+
+  it("a refused commit runs the body to its end, rolls it back, fails the caller with a retryable serialization SqlError, and the operation goes on", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const ran: Array<string> = []
+        const outcome = yield* h.run({ transaction: 2, phase: "commitRefused" }, Effect.gen(function*() {
+          yield* h.boundary.sql.withTransaction(Effect.andThen(h.insert(1), h.boundary.platformAlarm.set(1_000)))
+          const refused = yield* Effect.exit(h.boundary.sql.withTransaction(Effect.gen(function*() {
+            yield* h.insert(2)
+            yield* h.boundary.sql.withTransaction(h.insert(3)) // a savepoint: not a transaction of its own
+            yield* h.boundary.platformAlarm.set(2_000)
+            ran.push("body ended")
+          })))
+          yield* h.boundary.sql.withTransaction(h.insert(4))
+          ran.push("went on")
+          return Exit.isFailure(refused) ? Cause.squash(refused.cause) : "committed"
+        }))
+        return {
+          outcome,
+          ran,
+          started: h.boundary.transactionsStarted(),
+          committed: h.boundary.transactionsCommitted(),
+          rows: yield* h.rows,
+          alarm: yield* h.boundary.platformAlarm.get
+        }
+      }))
+    expect(result.outcome._tag).toBe("Completed")
+    const error = result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) ? result.outcome.exit.value : null
+    expect(isSqlError(error)).toBe(true)
+    expect(isSqlError(error) && error.reason._tag).toBe("SerializationError")
+    expect(isSqlError(error) && error.isRetryable).toBe(true)
+    expect(result.ran).toEqual(["body ended", "went on"])
+    expect({ started: result.started, committed: result.committed, rows: result.rows, alarm: result.alarm }).toEqual({
+      started: 3,
+      committed: 2,
+      rows: [1, 4],
+      alarm: 1_000
+    })
+  })
+
+  it("a transaction whose body fails is not refused: the body's own error reaches the caller", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const outcome = yield* h.run(
+          { transaction: 1, phase: "commitRefused" },
+          Effect.flip(h.boundary.sql.withTransaction(Effect.andThen(h.insert(1), Effect.fail("closure failed" as const))))
+        )
+        return { outcome, rows: yield* h.rows }
+      }))
+    expect(result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) && result.outcome.exit.value).toBe("closure failed")
+    expect(result.rows).toEqual([])
   })
 
   it("interrupts a detached fiber that reached the crash point, so the database is free for the rebuilt service", async () => {

@@ -36,6 +36,40 @@ describe("crashes and lost reports", () => {
     expect(outcome.state.rows).toEqual({})
   })
 
+  it("a refused commit rolls back rows and platform alarm, sends no park report, fails with StorageOperationError, and the next call sees the old state", () => {
+    const s0 = step(init(), schedule(0, oneShot("a", 100))).state
+    const refused = step(s0, { kind: "scheduleAlarm", nowMs: 0, input: oneShot("b", 10), fault: { transaction: 1, phase: "commitRefused" } })
+    expect(refused.result).toEqual({ _tag: "Failure", error: { _tag: "StorageOperationError", reason: "commitRefused" } })
+    expect(refused.state.rows).toEqual(s0.rows)
+    expect(refused.state.platformAlarmMs).toBe(100)
+    expect(refused.state.configuration).toEqual(s0.configuration)
+    expect(refused.transactions.map((entry) => entry.outcome)).toEqual(["commitRefused"])
+    expect(refused.situations).toContain("commitRefusedRolledBack")
+    // The same call again commits as if the refused one never happened.
+    const again = step(refused.state, schedule(0, oneShot("b", 10)))
+    expect(again.state.platformAlarmMs).toBe(10)
+
+    // Budget 1: the failure write of the first dispatch parks the alarm; refused, it reports nothing and aborts.
+    const p0 = runAll(init({ configuration: { unchangedAttemptBudget: 1 } }), [schedule(0, oneShot("p", 0))]).state
+    const parking = step(p0, { ...dispatch(0, { "t/p": { outcome: "fail" } }), fault: { transaction: 1, phase: "commitRefused" } })
+    expect(parking.result).toEqual({ _tag: "Failure", error: { _tag: "StorageOperationError", reason: "commitRefused" } })
+    expect(parking.reporterCalls).toEqual([])
+    expect(parking.situations).toContain("refusedParkNotReported")
+    expect(statusFor(parking.state, "t", "p")).toEqual(statusFor(p0, "t", "p"))
+    // The next dispatch parks it and reports it, once.
+    const next = step(parking.state, dispatch(0, { "t/p": { outcome: "fail" } }))
+    expect(next.reporterCalls).toHaveLength(1)
+  })
+
+  it("a refused acknowledgement aborts the batch: the event is not handled and later rows are not dispatched", () => {
+    const s0 = runAll(init(), [schedule(0, oneShot("a", 0)), schedule(0, oneShot("b", 1))]).state
+    const outcome = step(s0, { ...dispatch(5), fault: { transaction: 1, phase: "commitRefused" } })
+    expect(outcome.result).toEqual({ _tag: "Failure", error: { _tag: "StorageOperationError", reason: "commitRefused" } })
+    expect(outcome.handlerCalls).toEqual(["effect-cf-alarm:t:a"])
+    expect(outcome.transactions.map((entry) => `${entry.label} ${entry.outcome}`)).toEqual(["acknowledge:effect-cf-alarm:t:a commitRefused"])
+    expect(outcome.state.rows).toEqual(s0.rows)
+  })
+
   it("a rebuilt service recaptures the configuration defaults", () => {
     const s0 = init({ configuration: { unchangedAttemptBudget: 2 } })
     const changed = step(s0, { kind: "configure", configuration: {} }).state
@@ -164,13 +198,15 @@ describe("reporter, legacy rows and typed definitions", () => {
 
 describe("requirement catalog", () => {
   it("has unique ids, one entry per rule and edge case, and the named guarantees", () => {
-    // 49 from the reference page's rules, edge cases and guarantees, plus the liveness pair ALM-050..051 (0.3.0).
-    expect(catalog(alarmRequirements).size).toBe(51)
+    // 49 from the reference page's rules, edge cases and guarantees, plus the liveness pair ALM-050..051 (0.3.0)
+    // and the race pair ALM-052..053 (0.5.0; ALM-053 needs independent connections and row locks).
+    expect(catalog(alarmRequirements).size).toBe(53)
     for (let rule = 1; rule <= 29; rule += 1) expect(requirementsForRules([`R${rule}`])[0]).toBe(`ALM-${String(rule).padStart(3, "0")}`)
     for (let edge = 1; edge <= 10; edge += 1) expect(requirementsForRules([`E${edge}`])[0]).toBe(`ALM-${String(29 + edge).padStart(3, "0")}`)
-    expect(requirementsForRules(["R11"])).toEqual(["ALM-011", "ALM-040", "ALM-030"])
-    expect(alarmRequirements.every((r) => r.text.includes("MUST") && r.needs.length === 0)).toBe(true)
-    expect(alarmRequirements.filter((r) => r.since !== "0.1.0").map((r) => `${r.id}@${r.since}`)).toEqual(["ALM-050@0.3.0", "ALM-051@0.3.0"])
+    expect(requirementsForRules(["R11"])).toEqual(["ALM-011", "ALM-040", "ALM-030", "ALM-052"])
+    expect(alarmRequirements.every((r) => r.text.includes("MUST"))).toBe(true)
+    expect(alarmRequirements.filter((r) => r.needs.length > 0).map((r) => `${r.id}:${r.needs.join("+")}`)).toEqual(["ALM-053:independentConnections+rowLocks"])
+    expect(alarmRequirements.filter((r) => r.since !== "0.1.0").map((r) => `${r.id}@${r.since}`)).toEqual(["ALM-050@0.3.0", "ALM-051@0.3.0", "ALM-052@0.5.0", "ALM-053@0.5.0"])
   })
 
   it("maps every situation to at least one requirement", () => {

@@ -122,6 +122,14 @@ describe("content model", () => {
     expect(Object.keys(lost.state.contents)).toEqual([`t1/${HASH_A}`])
   })
 
+  it("a refused commit keeps nothing and fails the call with the storage error; the next upload stores it", () => {
+    const refused = run([{ ...upload("t1", HASH_A, 3, 0), fault: { transaction: 1, phase: "commitRefused" } } as ContentOperation, upload("t1", HASH_A, 3, 0)])
+    expect(refused.results[0]).toEqual({ _tag: "Failure", error: "SqlError" })
+    expect(refused.results[1]).toMatchObject({ _tag: "Success" })
+    expect(Object.keys(refused.state.contents)).toEqual([`t1/${HASH_A}`])
+    expect(run([{ ...upload("t1", HASH_A, 3, 0), fault: { transaction: 1, phase: "commitRefused" } } as ContentOperation]).state.contents).toEqual({})
+  })
+
   it("too large and failing bodies write nothing (K3)", () => {
     const { results, state } = run([
       { kind: "uploadStream", tenant: "t1", hash: HASH_A, size: DEFAULT_MODEL_CONFIG.maxContentBytes + 1, limit: DEFAULT_MODEL_CONFIG.maxContentBytes, bodyFails: false, atMs: 0 },

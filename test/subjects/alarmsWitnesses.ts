@@ -6,7 +6,7 @@
 import { Deferred, Effect, Exit } from "effect"
 import type { StorageAdapter } from "../../adapters/contract.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
-import { InvalidRepeatEveryError, ScheduleConfiguration } from "../../subjects/alarms/api.ts"
+import { AlarmReporter, type AlarmParked, InvalidRepeatEveryError, ScheduleConfiguration, StorageOperationError } from "../../subjects/alarms/api.ts"
 import type { AlarmsFixture, RunAlarmsOptions } from "./alarmsSupport.ts"
 import { at, platformAlarmRel, rel, runAlarms, setTime } from "./alarmsSupport.ts"
 
@@ -191,6 +191,60 @@ export const alarmWitnesses: Record<string, Witness> = {
         return expectEqual("rows dispatched again while backing off", again.failed.length, 0)
       })
   },
+  "ack-ignores-external-write": {
+    run: (f) =>
+      Effect.gen(function*() {
+        yield* schedule(f, "a", 0)
+        // Another request, outside the handler's pass, replaces the row while the handler runs.
+        const go = yield* Deferred.make<void>()
+        const done = yield* Deferred.make<void>()
+        yield* Effect.forkChild(Deferred.await(go).pipe(
+          Effect.andThen(schedule(f, "a", 5_000)),
+          Effect.andThen(Deferred.succeed(done, undefined))
+        ))
+        yield* f.alarms.processDueAlarms(() => Deferred.succeed(go, undefined).pipe(Effect.andThen(Deferred.await(done))))
+        const status = yield* f.alarms.getAlarmStatus(ref("a"))
+        return expectEqual("runAt of the row an external call replaced during the pass", rel(status?.runAt), 5_000)
+      })
+  },
+  "report-without-reread": {
+    options: { configuration: { unchangedAttemptBudget: 1 } },
+    run: (f) =>
+      Effect.gen(function*() {
+        yield* schedule(f, "a", 0)
+        // One pass parks two rows in one transaction (budget 1); the first report cancels both, so
+        // the second parking no longer exists when its report is due (R27: re-read after commit).
+        let cancelled = false
+        const reporter = (event: AlarmParked) =>
+          Effect.gen(function*() {
+            f.reports.push(event)
+            if (cancelled) return
+            cancelled = true
+            yield* f.alarms.cancelAlarm(ref("a"))
+            yield* f.alarms.cancelAlarm(ref("b"))
+          }).pipe(Effect.orDie)
+        yield* f.alarms.processDueAlarms(() =>
+          f.alarms.transaction((handle) =>
+            handle.scheduleAlarm({ ...ref("a"), payload: null, runAt: at(10_000) }).pipe(
+              Effect.andThen(handle.scheduleAlarm({ ...ref("b"), payload: null, runAt: at(10_000) }))
+            )
+          )
+        ).pipe(Effect.provideService(AlarmReporter, reporter))
+        return expectEqual("reports of two parkings, the second undone by the first report", f.reports.length, 1)
+      })
+  },
+  "serialization-failure-defect": {
+    run: (f) =>
+      Effect.gen(function*() {
+        f.boundary.arm({ transaction: 1, phase: "commitRefused" })
+        const exit = yield* Effect.exit(schedule(f, "a", 1_000))
+        f.boundary.arm(undefined)
+        const error = Exit.findErrorOption(exit)
+        return error._tag === "Some" && error.value instanceof StorageOperationError
+          ? null
+          : `a refused COMMIT ended as ${Exit.isSuccess(exit) ? "a success" : error._tag === "Some" ? String(error.value) : "a defect"}, not a StorageOperationError`
+      })
+  },
   "spurious-wake-guard": {
     run: (f) =>
       Effect.gen(function*() {
@@ -201,6 +255,15 @@ export const alarmWitnesses: Record<string, Witness> = {
         return expectEqual("alarms dispatched by a platform delivery", delivered.handled.length, 1)
       })
   }
+}
+
+/**
+ * Known-bads without a witness here, each with the reason and where its witness is instead: a witness
+ * runs on one SQLite connection.
+ */
+export const witnessesElsewhere: Record<string, string> = {
+  "no-transaction-lock":
+    "SQLite has no transaction lock to take: two schedulers on separate Postgres connections show it (test/properties/alarms-race.test.ts)"
 }
 
 /** Runs one witness against an implementation (SQLite unless `adapter` is given). */

@@ -5,7 +5,7 @@
  */
 import { alarmsSuite } from "../../../properties/alarms/index.ts"
 import { describeKnownBadOnDoSqlite } from "../../support/knownBadOnDoSqlite.ts"
-import { EXPECTATIONS } from "./expectations.ts"
+import { appliesOn, EXPECTATIONS } from "./expectations.ts"
 import { knownBadAlarms } from "./index.ts"
 
 /** Each failing property run searches its whole budget and minimizes every failed requirement inside the object. */
@@ -13,6 +13,6 @@ const CAUGHT_TIMEOUT_MS = 1_200_000
 
 describeKnownBadOnDoSqlite(
   "alarms",
-  knownBadAlarms.map((bad) => ({ bad, suite: alarmsSuite(bad.implementation), maxSteps: EXPECTATIONS[bad.name]!.maxSteps })),
+  knownBadAlarms.filter((bad) => appliesOn(bad.name, "do-sqlite")).map((bad) => ({ bad, suite: alarmsSuite(bad.implementation), maxSteps: EXPECTATIONS[bad.name]!.maxSteps })),
   CAUGHT_TIMEOUT_MS
 )

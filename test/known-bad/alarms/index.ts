@@ -2,6 +2,7 @@
  * Every known-bad alarms implementation. The suite must report a violation for each one; the
  * model-based properties use this list to check that they can catch them.
  */
+import { ackIgnoresExternalWrite } from "./ack-ignores-external-write.ts"
 import { cancelNoReconcile } from "./cancel-no-reconcile.ts"
 import { equalCursorReset } from "./equal-cursor-reset.ts"
 import { h1ContentAck } from "./h1-content-ack.ts"
@@ -14,8 +15,11 @@ import { h4DetachedAfterPass } from "./h4-detached-after-pass.ts"
 import { h5ParkedFromBudget } from "./h5-parked-from-budget.ts"
 import { h6DispatchByRunAt } from "./h6-dispatch-by-run-at.ts"
 import { h6PlatformAlarmRunAt } from "./h6-platform-alarm-run-at.ts"
+import { noTransactionLock } from "./no-transaction-lock.ts"
 import { parkRereported } from "./park-rereported.ts"
 import { reportBeforeCommit } from "./report-before-commit.ts"
+import { reportWithoutReread } from "./report-without-reread.ts"
+import { serializationFailureDefect } from "./serialization-failure-defect.ts"
 import { spuriousWakeGuard } from "./spurious-wake-guard.ts"
 import type { KnownBadAlarms } from "./kit.ts"
 import { wakeNotMaterialised } from "./wake-not-materialised.ts"
@@ -39,5 +43,11 @@ export const knownBadAlarms: ReadonlyArray<KnownBadAlarms> = [
   reportBeforeCommit,
   cancelNoReconcile,
   wakeNotMaterialised,
-  spuriousWakeGuard
+  spuriousWakeGuard,
+  // A clean abort (the `commitRefused` fault): the only fault whose SqlError is a serialization failure.
+  serializationFailureDefect,
+  // Races (alarms/race): an external call during a pass; truly concurrent transactions (Postgres only).
+  reportWithoutReread,
+  ackIgnoresExternalWrite,
+  noTransactionLock
 ]

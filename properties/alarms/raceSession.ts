@@ -1,0 +1,88 @@
+/**
+ * The implementation side of one `alarms/race` scenario: scheduler instances over harness storage
+ * boundaries (the first on `connections[0]`, a second on `connections[1]` when the adapter has
+ * independent connections, each with its own boundary, like two Durable Object requests or two
+ * processes over one database), the configuration and reporter references they read, and what is
+ * observed after a step. No faults are armed: the race property orders operations, it breaks nothing.
+ */
+import { Cause, Effect, Exit } from "effect"
+import type { AdapterCapabilities, Dialect, IsolatedDatabase, PlatformAlarm } from "../../adapters/contract.ts"
+import { emulatedPlatformAlarm } from "../../adapters/emulatedPlatformAlarm.ts"
+import { toJson } from "../../harness/ModelBased.ts"
+import type { Json } from "../../harness/Property.ts"
+import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
+import { HarnessError } from "../../harness/errors.ts"
+import { type ModelState, statusOf, storageIdOf } from "../../models/alarms/index.ts"
+import { AlarmReporter, type AlarmReporterFn, type AlarmScheduler, type AlarmsImplementation, ScheduleConfiguration } from "../../subjects/alarms/api.ts"
+import { VALID_REFS } from "./arbitraries.ts"
+import { refKey } from "./commands.ts"
+import { errorTag, parkedReportJson, statusJson, toImplementationConfiguration } from "./driver.ts"
+import { harnessError } from "./session.ts"
+
+/** Statuses of every alarm of the id space and the platform alarm. */
+export interface RaceObservation {
+  readonly statuses: Record<string, Json>
+  readonly platformAlarmMs: number | null
+}
+
+/** One scenario's schedulers and their shared reporter record. */
+export interface RaceSession {
+  /** The scheduler on `connections[0]`. */
+  readonly scheduler: AlarmScheduler
+  /** A second scheduler on `connections[1]` (only with independent connections). */
+  readonly second: AlarmScheduler | undefined
+  /** Provides the configuration and the recording reporter to an implementation call. */
+  readonly provide: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>
+  /** Takes the reporter calls recorded since the last take. */
+  readonly takeReports: () => ReadonlyArray<Json>
+  readonly observe: Effect.Effect<RaceObservation, HarnessError>
+}
+
+/** The model's statuses of every alarm of the id space, keyed like the observed ones. */
+export const modelStatusesOf = (model: ModelState): Record<string, Json> =>
+  Object.fromEntries(VALID_REFS.map((ref) => [refKey(ref), toJson(statusOf(model, storageIdOf(ref)))]))
+
+/** An implementation exit in the model's result shape (`{_tag: "Failure", error: {_tag}}` on failure). */
+export const exitJson = <A>(exit: Exit.Exit<A, unknown>, value: (a: A) => Json): Json =>
+  Exit.isSuccess(exit) ? { _tag: "Success", value: value(exit.value) } : { _tag: "Failure", error: errorTag(Cause.squash(exit.cause)) }
+
+/** Opens the session: one scheduler per boundary, both reading `budget` as their configuration. */
+export const openRaceSession = (implementation: AlarmsImplementation, database: IsolatedDatabase, dialect: Dialect, budget: number, capabilities: AdapterCapabilities, withSecond: boolean): Effect.Effect<RaceSession, HarnessError> =>
+  Effect.gen(function*() {
+    let reports: Array<Json> = []
+    const reporter: AlarmReporterFn = (event) => Effect.sync(() => {
+      reports.push(parkedReportJson(event))
+    })
+    const configuration = toImplementationConfiguration({ unchangedAttemptBudget: budget })
+    const provide = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+      effect.pipe(Effect.provideService(ScheduleConfiguration, configuration), Effect.provideService(AlarmReporter, reporter))
+    const build = (sql: IsolatedDatabase["sql"], platformAlarm: PlatformAlarm) =>
+      Effect.suspend(() => {
+        // Faults reach an implementation only through a boundary; this property arms none.
+        const boundary = makeStorageBoundary(sql, platformAlarm)
+        boundary.arm(undefined)
+        return provide(implementation.make({ sql: boundary.sql, dialect, platformAlarm: boundary.platformAlarm }))
+      }).pipe(Effect.mapError((cause) =>
+        new HarnessError({ message: `alarms implementation ${implementation.name} could not be built: ${String(cause)}`, hint: "the implementation's make failed; fix the implementation or the adapter", cause })
+      ))
+    const scheduler = yield* build(database.connections[0]!, database.platformAlarm)
+    // An emulated platform alarm is a row of the same database: the second process reaches it through
+    // its own connection (the adapter's is bound to connections[0], held by the first's transaction).
+    const secondAlarm = (): PlatformAlarm => capabilities.platformAlarm === "emulated" ? emulatedPlatformAlarm(database.connections[1]!) : database.platformAlarm
+    const second = withSecond ? yield* build(database.connections[1]!, secondAlarm()) : undefined
+    const observe = Effect.gen(function*() {
+      const statuses: Record<string, Json> = {}
+      for (const ref of VALID_REFS) {
+        const exit = yield* Effect.exit(provide(scheduler.getAlarmStatus(ref)))
+        statuses[refKey(ref)] = Exit.isSuccess(exit) ? toJson(statusJson(exit.value)) : { error: errorTag(Cause.squash(exit.cause)) }
+      }
+      const platformAlarmMs = yield* database.platformAlarm.get.pipe(Effect.mapError(harnessError("reading the platform alarm")))
+      return { statuses, platformAlarmMs }
+    })
+    const takeReports = () => {
+      const taken = reports
+      reports = []
+      return taken
+    }
+    return { scheduler, second, provide, takeReports, observe }
+  })
