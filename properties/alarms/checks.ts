@@ -10,7 +10,7 @@ import type { Json } from "../../harness/Property.ts"
 import { type ModelState, type Prediction, predictStatuses, type StepOutcome, storageIdOf } from "../../models/alarms/index.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { refKey, touchedRefs, withoutReasons } from "./commands.ts"
-import type { Command } from "./scenario.ts"
+import type { Command, RefSpec } from "./scenario.ts"
 
 /** The rules and reason of the last external write to an alarm (to attribute wrong row content). */
 export interface Touch {
@@ -21,7 +21,12 @@ export interface Touch {
 
 /** The implementation's observable state after a step. */
 export interface ObservedState {
+  /** `getAlarmStatus` of the alarms the step asked the API about, keyed `tag:id` (the others absent). */
   readonly statuses: Readonly<Record<string, Json>>
+  /** Every alarm's status as R28 derives it from its stored rows (`storedState.ts`), keyed `tag:id`. */
+  readonly storedStatuses: Readonly<Record<string, Json>>
+  /** Attempts rows without their scheduled row, read from storage (`storedState.ts`). */
+  readonly orphanAttempts: ReadonlyArray<string>
   readonly platformAlarmMs: number | null
 }
 
@@ -215,35 +220,55 @@ const ignoredOwnWrite = (c: StepComparison, storageId: string, expected: Json, a
   return !jsonEqual(actual, expected) && jsonEqual(actual, ignoring)
 }
 
-/** `getAlarmStatus` of every alarm of the id space, each citing the rule that decided the differing field. */
+/** What decided an alarm's current status, per `predictStatuses`. */
+interface Provenance {
+  readonly rules: ReadonlyArray<string>
+  readonly why: string
+}
+
+/**
+ * One alarm's status as `observable` shows it (`actual`) against the model's, citing the rule that
+ * decided the differing field.
+ */
+const statusCheck = (c: StepComparison, ref: RefSpec, observable: string, actual: Json, targeted: ReadonlySet<string>, provenance: ReadonlyMap<string, Provenance>): Check => {
+  const key = refKey(ref)
+  const entry = entryPrediction(c.outcome.predictions, ref)
+  const known = provenance.get(storageIdOf(ref))
+  const context = [...(entry?.rules ?? []), ...(known?.rules.filter((rule) => rule !== "R28") ?? []), "R28"]
+  // An alarm this command wrote directly: the command's own attribution decides (e.g. a replay drop, R11).
+  const direct = c.outcome.rules.length > 0 && targeted.has(key)
+  const expected = c.modelStatuses[key]!
+  if (ignoredOwnWrite(c, storageIdOf(ref), expected, actual)) {
+    return {
+      observable,
+      expected,
+      actual,
+      rules: ["R23", "E6", "H1"],
+      why: "the handler wrote its own row, so the revision-checked acknowledgement had to be a no-op; the row is exactly what an acknowledgement that ignored that write leaves"
+    }
+  }
+  return {
+    observable,
+    expected,
+    actual,
+    rules: direct ? statusRules(expected, actual, c.outcome.rules, c.outcome.rules) : statusRules(expected, actual, context),
+    why: direct ? c.outcome.why : entry?.why ?? known?.why ?? "no such alarm was ever stored"
+  }
+}
+
+/**
+ * Every alarm of the id space as stored (R28 over its rows), and `getAlarmStatus` of the alarms the
+ * step asked the API about; each check cites the rule that decided the differing field.
+ */
 const statusChecks = (c: StepComparison): ReadonlyArray<Check> => {
   const provenance = new Map(predictStatuses(c.model).map((entry) => [entry.storageId, entry]))
   const targeted = new Set(touchedRefs(c.command).map(refKey))
-  return VALID_REFS.map((ref): Check => {
+  return VALID_REFS.flatMap((ref): ReadonlyArray<Check> => {
     const key = refKey(ref)
-    const entry = entryPrediction(c.outcome.predictions, ref)
-    const known = provenance.get(storageIdOf(ref))
-    const context = [...(entry?.rules ?? []), ...(known?.rules.filter((rule) => rule !== "R28") ?? []), "R28"]
-    // An alarm this command wrote directly: the command's own attribution decides (e.g. a replay drop, R11).
-    const direct = c.outcome.rules.length > 0 && targeted.has(key)
-    const expected = c.modelStatuses[key]!
-    const actual = c.observed.statuses[key]!
-    if (ignoredOwnWrite(c, storageIdOf(ref), expected, actual)) {
-      return {
-        observable: `getAlarmStatus(${key})`,
-        expected,
-        actual,
-        rules: ["R23", "E6", "H1"],
-        why: "the handler wrote its own row, so the revision-checked acknowledgement had to be a no-op; the row is exactly what an acknowledgement that ignored that write leaves"
-      }
-    }
-    return {
-      observable: `getAlarmStatus(${key})`,
-      expected,
-      actual,
-      rules: direct ? statusRules(expected, actual, c.outcome.rules, c.outcome.rules) : statusRules(expected, actual, context),
-      why: direct ? c.outcome.why : entry?.why ?? known?.why ?? "no such alarm was ever stored"
-    }
+    const stored = statusCheck(c, ref, `stored status(${key})`, c.observed.storedStatuses[key]!, targeted, provenance)
+    return Object.hasOwn(c.observed.statuses, key)
+      ? [stored, statusCheck(c, ref, `getAlarmStatus(${key})`, c.observed.statuses[key]!, targeted, provenance)]
+      : [stored]
   })
 }
 
@@ -308,7 +333,14 @@ export const alarmsChecks = (c: StepComparison): ReadonlyArray<Check> => {
     ...statusChecks(c),
     ...(dispatch && succeeded ? parkedChecks(c) : []),
     { observable: "reporter calls", expected: reporter.expected, actual: [...c.reporterCalls], rules: reporter.rules, why: reporter.why },
-    { observable: "platform alarm", expected: alarm.expected, actual: c.observed.platformAlarmMs, rules: alarm.rules, why: alarm.why }
+    { observable: "platform alarm", expected: alarm.expected, actual: c.observed.platformAlarmMs, rules: alarm.rules, why: alarm.why },
+    {
+      observable: "attempts rows without their scheduled row",
+      expected: [],
+      actual: [...c.observed.orphanAttempts],
+      rules: ["R23", "R19"],
+      why: "cancel and a one-shot acknowledgement delete the attempts row with the scheduled row, so no budget, parking or cursor outlives its alarm"
+    }
   ]
 }
 

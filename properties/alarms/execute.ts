@@ -7,7 +7,7 @@
  */
 import { Effect, type Scope } from "effect"
 import type { Dialect } from "../../adapters/contract.ts"
-import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
+import { type Check, type ExecutedStep, jsonEqual, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
@@ -19,10 +19,9 @@ import { requirementsOfSituations } from "./attribution.ts"
 import { alarmsChecks, observedRules, type Touch } from "./checks.ts"
 import { faultWords, modelOperation, nextWakeAfter, refKey, resolveCommand, touchedRefs, withoutReasons } from "./commands.ts"
 import { alarmsLivenessStep } from "./livenessPhase.ts"
-import { readOrphanAttempts } from "./orphans.ts"
 import { readPersistedLayout, UPSTREAM_LAYOUT } from "./persistedLayout.ts"
 import { legacyPlatformAlarmMs, readStoredWakes, writeLegacyLayout } from "./legacyLayout.ts"
-import type { AlarmsScenario, Command } from "./scenario.ts"
+import type { AlarmsScenario, Command, RefSpec } from "./scenario.ts"
 import { toLegacyLayout, toModelLegacyRows } from "./scenario.ts"
 import { type AlarmsSession, harnessError, openAlarmsSession } from "./session.ts"
 
@@ -35,6 +34,21 @@ export const dialectOf = (environment: ExecutionEnvironment): Dialect => environ
 /** The model's statuses of every alarm of the id space, keyed like the observed ones. */
 const modelStatuses = (model: ModelState): Record<string, Json> =>
   Object.fromEntries(VALID_REFS.map((ref) => [refKey(ref), toJson(statusOf(model, storageIdOf(ref)))]))
+
+/**
+ * The alarms a step asks `getAlarmStatus` about: those the command names, those whose status the
+ * model says the step changed, and one more in turn (step index modulo the id space), so that R28's
+ * API is compared on every state an alarm enters and on every alarm regularly, while every alarm's
+ * stored status is compared after every step (`storedState.ts`).
+ */
+const apiRefsOf = (command: Command, before: Readonly<Record<string, Json>>, after: Readonly<Record<string, Json>>, stepIndex: number): ReadonlyArray<RefSpec> => {
+  const named = new Set(touchedRefs(command).map(refKey))
+  const inTurn = refKey(VALID_REFS[stepIndex % VALID_REFS.length]!)
+  return VALID_REFS.filter((ref) => {
+    const key = refKey(ref)
+    return key === inTurn || named.has(key) || !jsonEqual(before[key], after[key])
+  })
+}
 
 /** A clock command: virtual time moves to the next wake the model knows, or by a fixed amount. */
 const clockStep = (command: Extract<Command, { op: "advanceToNextWake" | "advanceBy" }>, model: ModelState, atMs: number) =>
@@ -87,7 +101,7 @@ const storedWakeChecks = (database: ExecutionEnvironment["database"], dialect: D
 /** The opening step of a scenario with an older layout: the first scheduler migrated it (R3). */
 const openingStep = (session: AlarmsSession, model: ModelState, scenario: AlarmsScenario, epochMs: number, layoutKind: string, rowCount: number, wakeChecks: Effect.Effect<ReadonlyArray<Check>, HarnessError>) =>
   Effect.gen(function*() {
-    const observed = yield* session.observe
+    const observed = yield* session.observe(VALID_REFS)
     const storedWakes = yield* wakeChecks
     const expected = modelStatuses(model)
     const executed: ExecutedStep = {
@@ -158,24 +172,14 @@ export const executeAlarms = (implementation: AlarmsImplementation, options: { r
         const command = resolveCommand(generated, model, atMs)
         if (command.op === "advanceToNextWake" || command.op === "advanceBy") return yield* clockStep(command, model, atMs)
         const operation = modelOperation(command, atMs)!
+        const before = modelStatuses(model)
         const outcome = alarmsModel.step(model, operation)
         model = outcome.state
         const called = yield* session.call(command, atMs)
-        const observed = yield* session.observe
-        // Deletes happen in cancels, transactions and dispatch (acknowledgements): no attempts row may outlive its row.
-        const orphans = command.op === "cancel" || command.op === "transaction" || command.op === "dispatch"
-          ? yield* readOrphanAttempts(database.sql, dialect).pipe(Effect.mapError(harnessError("reading the attempts table")))
-          : []
-        const expectedResult = withoutReasons(toJson(outcome.result))
         const statuses = modelStatuses(model)
+        const observed = yield* session.observe(apiRefsOf(command, before, statuses, index))
+        const expectedResult = withoutReasons(toJson(outcome.result))
         const reporterPrediction = outcome.predictions.find((prediction) => prediction.observable === "reporterCalls")!
-        const orphanCheck: Check = {
-          observable: "attempts rows without their scheduled row",
-          expected: [],
-          actual: [...orphans],
-          rules: ["R23", "R19"],
-          why: "cancel and a one-shot acknowledgement delete the attempts row with the scheduled row, so no budget, parking or cursor outlives its alarm"
-        }
         const checks = [...alarmsChecks({
           command,
           outcome,
@@ -187,7 +191,7 @@ export const executeAlarms = (implementation: AlarmsImplementation, options: { r
           modelStatuses: statuses,
           reporterCalls: called.reporterCalls,
           lastTouch
-        }), orphanCheck]
+        })]
         for (const ref of touchedRefs(command)) lastTouch.set(refKey(ref), { rules: outcome.rules, why: outcome.why, stepIndex: index })
         const fault = faultWords(command, outcome)
         const executed: ExecutedStep = {
@@ -198,8 +202,13 @@ export const executeAlarms = (implementation: AlarmsImplementation, options: { r
             implementation: called.result,
             model: expectedResult,
             ...(fault === undefined ? {} : { fault }),
-            implementationState: { platformAlarmMs: observed.platformAlarmMs, statuses: observed.statuses, reporterCalls: [...called.reporterCalls] },
-            modelState: { platformAlarmMs: model.platformAlarmMs, statuses, reporterCalls: reporterPrediction.expected }
+            implementationState: { platformAlarmMs: observed.platformAlarmMs, statuses: observed.storedStatuses, apiStatuses: observed.statuses, reporterCalls: [...called.reporterCalls] },
+            modelState: {
+              platformAlarmMs: model.platformAlarmMs,
+              statuses,
+              apiStatuses: Object.fromEntries(Object.keys(observed.statuses).map((key) => [key, statuses[key]!])),
+              reporterCalls: reporterPrediction.expected
+            }
           },
           checks,
           covered: [

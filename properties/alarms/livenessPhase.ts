@@ -38,6 +38,7 @@ import {
   resolveConfiguration,
   UNCHANGED_ATTEMPT_BUDGET
 } from "../../models/alarms/index.ts"
+import { VALID_REFS } from "./arbitraries.ts"
 import { refKey } from "./commands.ts"
 import { type AlarmsSession, harnessError } from "./session.ts"
 
@@ -174,7 +175,7 @@ export const alarmsLivenessStep = (
       driver: { round },
       options: LIVENESS_BOUNDS,
       observe: Effect.gen(function*() {
-        const observed = yield* session.observe
+        const observed = yield* session.observe(VALID_REFS)
         return { pending: [...pending.values()], statuses: observed.statuses, platformAlarmMs: observed.platformAlarmMs, nowMs: yield* nowMs }
       }),
       predicates: PREDICATES,

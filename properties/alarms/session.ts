@@ -21,7 +21,6 @@ import {
   type AlarmsImplementation,
   ScheduleConfiguration
 } from "../../subjects/alarms/api.ts"
-import { VALID_REFS } from "./arbitraries.ts"
 import type { ObservedState } from "./checks.ts"
 import { refKey } from "./commands.ts"
 import {
@@ -36,8 +35,9 @@ import {
   statusJson,
   toImplementationConfiguration
 } from "./driver.ts"
-import type { Command } from "./scenario.ts"
+import type { Command, RefSpec } from "./scenario.ts"
 import { withDefaultReporter } from "./defaultReporter.ts"
+import { readStoredAlarms } from "./storedState.ts"
 import { typedHandler, typedScheduler } from "./typed.ts"
 
 /** What the implementation did in one step. */
@@ -57,8 +57,11 @@ export interface AlarmsSession {
   readonly boundary: StorageBoundary
   /** Runs one command (not a clock command) with its fault armed; rebuilds the scheduler after a crash. */
   readonly call: (command: Command, atMs: number) => Effect.Effect<CallRecord, HarnessError>
-  /** Statuses of every alarm of the id space and the platform alarm, read after a step. */
-  readonly observe: Effect.Effect<ObservedState, HarnessError>
+  /**
+   * After a step: every alarm's stored status, `getAlarmStatus` of `apiRefs` (each alarm of the id
+   * space at most once), and the platform alarm.
+   */
+  readonly observe: (apiRefs: ReadonlyArray<RefSpec>) => Effect.Effect<ObservedState, HarnessError>
 }
 
 /** A failure of the adapter's database outside the implementation, as a `HarnessError` naming `what`. */
@@ -199,15 +202,16 @@ export const openAlarmsSession = (
         return { ...called, reporterCalls }
       })
 
-    const observe = Effect.gen(function*() {
+    const observe = (apiRefs: ReadonlyArray<RefSpec>) => Effect.gen(function*() {
       boundary.arm(undefined)
+      const stored = yield* readStoredAlarms(database.sql, dialect).pipe(Effect.mapError(harnessError("reading the alarm tables")))
       const statuses: Record<string, Json> = {}
-      for (const ref of VALID_REFS) {
+      for (const ref of apiRefs) {
         const exit = yield* Effect.exit(provide(scheduler.getAlarmStatus(ref)))
         statuses[refKey(ref)] = Exit.isSuccess(exit) ? toJson(statusJson(exit.value)) : { error: errorTag(Cause.squash(exit.cause)) }
       }
       const platformAlarmMs = yield* database.platformAlarm.get.pipe(Effect.mapError(harnessError("reading the platform alarm")))
-      return { statuses, platformAlarmMs }
+      return { statuses, storedStatuses: stored.statuses, orphanAttempts: stored.orphanAttempts, platformAlarmMs }
     })
 
     return { boundary, call, observe }
