@@ -9,9 +9,12 @@
  * swarm and targeted alarms scenarios, step-scheduled content races, concurrent cron claims, pool
  * replies held at the server, and faults on every clocks fire path. 0.4.0 checks failed dispatch
  * causes, R9's wording and the default reporter (alarms), pool surface probes (P1, P4-P7), clocks
- * conflicts, whole effect records and relational digests, and new cron N1 spellings.
+ * conflicts, whole effect records and relational digests, and new cron N1 spellings. 0.5.0 adds the
+ * refused-commit fault (alarms, clocks, content), the alarms race property (ALM-052, ALM-053), the
+ * pool's span attributes (POL-013) and multiplexed-driver probes, and compares every alarm's stored
+ * rows (with `getAlarmStatus` of the alarms a step can change) after each alarms step.
  */
-export const SUITE_VERSION = "0.4.0"
+export const SUITE_VERSION = "0.5.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
