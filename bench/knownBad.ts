@@ -9,6 +9,7 @@ import { DEFAULT_RUNS, DEFAULT_SEED } from "../harness/Budget.ts"
 import { propertySeed } from "../harness/Conformance.ts"
 import { runProperty } from "../harness/Runner.ts"
 import { alarmsSuite } from "../properties/alarms/index.ts"
+import { appliesOn } from "../test/known-bad/alarms/expectations.ts"
 import { knownBadAlarms } from "../test/known-bad/alarms/index.ts"
 
 /** What detecting one known-bad implementation on one adapter took. */
@@ -25,9 +26,13 @@ export interface DetectionResult {
   readonly wallMs: number
 }
 
-/** Runs each known-bad suite's properties in order until one fails, on `adapter`, at the gate's default budget and seed. */
+/**
+ * Runs each known-bad suite's properties in order until one fails, on `adapter`, at the gate's default
+ * budget and seed; a bug that cannot show on the adapter (`appliesOn`: the lock bug needs two Postgres
+ * connections) is left out, not counted as missed.
+ */
 export const detectKnownBad = (adapter: StorageAdapter, runs: number = DEFAULT_RUNS): Effect.Effect<ReadonlyArray<DetectionResult>, unknown> =>
-  Effect.forEach(knownBadAlarms, (entry) =>
+  Effect.forEach(knownBadAlarms.filter((entry) => appliesOn(entry.name, adapter.name)), (entry) =>
     Effect.gen(function*() {
       const suite = alarmsSuite(entry.implementation)
       const startedMs = performance.now()
