@@ -11,7 +11,7 @@ import { type Check, type ExecutedStep, jsonEqual, runModelBased, toJson } from 
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { alarmsModel, type ModelState, statusOf, storageIdOf } from "../../models/alarms/index.ts"
+import { alarmsModel, type ModelState } from "../../models/alarms/index.ts"
 import { alarmsAttributor } from "../../spec/alarms.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { VALID_REFS } from "./arbitraries.ts"
@@ -23,17 +23,13 @@ import { readPersistedLayout, UPSTREAM_LAYOUT } from "./persistedLayout.ts"
 import { legacyPlatformAlarmMs, readStoredWakes, writeLegacyLayout } from "./legacyLayout.ts"
 import type { AlarmsScenario, Command, RefSpec } from "./scenario.ts"
 import { toLegacyLayout, toModelLegacyRows } from "./scenario.ts"
-import { type AlarmsSession, harnessError, openAlarmsSession } from "./session.ts"
+import { type AlarmsSession, harnessError, modelStatuses, openAlarmsSession } from "./session.ts"
 
 /** Bound on commands executed from one scenario (generators stay far below it). */
 export const MAX_COMMANDS = 400
 
 /** The SQL dialect of the environment's database, as the adapter declares it. */
 export const dialectOf = (environment: ExecutionEnvironment): Dialect => environment.dialect
-
-/** The model's statuses of every alarm of the id space, keyed like the observed ones. */
-const modelStatuses = (model: ModelState): Record<string, Json> =>
-  Object.fromEntries(VALID_REFS.map((ref) => [refKey(ref), toJson(statusOf(model, storageIdOf(ref)))]))
 
 /**
  * The alarms a step asks `getAlarmStatus` about: those the command names, those whose status the

@@ -25,7 +25,8 @@ import { runMutation } from "./driver.ts"
 import { type DispatchRaceRun, dispatchOperation, handlerEntries, landingJson, landingWords, raceCheck, type RaceLanding, racerCommand, runDispatchRace } from "./raceDispatch.ts"
 import { LOCK_RACE_RULES, runLockRace } from "./raceLock.ts"
 import { type LockRaceSpec, type RacePlacement, RACE_REPEAT_MS, type RaceRowSpec, racerMutation, type RaceScenario } from "./raceScenario.ts"
-import { exitJson, modelStatusesOf, type RaceObservation, type RaceSession, openRaceSession } from "./raceSession.ts"
+import { exitJson, type RaceObservation, type RaceSession, openRaceSession } from "./raceSession.ts"
+import { modelStatuses } from "./session.ts"
 import type { MutationSpec } from "./scenario.ts"
 import { toModelMutation } from "./scenario.ts"
 
@@ -45,7 +46,7 @@ const predicted = (outcome: StepOutcome, observable: string): Json => outcome.pr
 
 /** Checks of every status and the platform alarm against the model, with `rules`. */
 const stateChecks = (model: ModelState, observed: RaceObservation, rules: ReadonlyArray<string>, why: string): ReadonlyArray<Check> => {
-  const expected = modelStatusesOf(model)
+  const expected = modelStatuses(model)
   return [
     ...VALID_REFS.map((ref) => ({ observable: `getAlarmStatus(${refKey(ref)})`, expected: expected[refKey(ref)]!, actual: observed.statuses[refKey(ref)]!, rules, why })),
     { observable: "platform alarm", expected: model.platformAlarmMs, actual: observed.platformAlarmMs, rules, why: `${why}; the platform alarm is the smallest wake after the last commit (R6, R26)` }
@@ -123,7 +124,7 @@ const dispatchRaceStep = (session: RaceSession, scenario: RaceScenario, model: M
         implementation: { dispatch: raced.dispatch, racer: raced.racer, ranAt: landingJson(raced.landing) },
         model: { dispatch: withoutReasons(toJson(prediction.dispatch.result)), racer: withoutReasons(prediction.racerResult), ranAt: prediction.ranAt },
         implementationState: { platformAlarmMs: observed.platformAlarmMs, statuses: observed.statuses, reporterCalls: [...reports] },
-        modelState: { platformAlarmMs: prediction.state.platformAlarmMs, statuses: modelStatusesOf(prediction.state), reporterCalls: prediction.reports }
+        modelState: { platformAlarmMs: prediction.state.platformAlarmMs, statuses: modelStatuses(prediction.state), reporterCalls: prediction.reports }
       },
       checks,
       covered: [...requirementsOfSituations(prediction.situations), ...(within ? [DISPATCH_RACE_REQUIREMENT] : [])],
@@ -159,7 +160,7 @@ const lockRaceStep = (session: RaceSession, environment: ExecutionEnvironment, l
         implementation: { first: raced.first, second: raced.second, ...(concurrent ? { blocked: raced.blocked! } : {}) },
         model: { first: withoutReasons(toJson(first.result)), second: withoutReasons(toJson(second.result)), ...(concurrent ? { blocked: true } : {}) },
         implementationState: { platformAlarmMs: observed.platformAlarmMs, statuses: observed.statuses },
-        modelState: { platformAlarmMs: second.state.platformAlarmMs, statuses: modelStatusesOf(second.state) }
+        modelState: { platformAlarmMs: second.state.platformAlarmMs, statuses: modelStatuses(second.state) }
       },
       checks,
       covered: [...requirementsOfSituations([...first.situations, ...second.situations]), ...(raced.blocked === true ? [LOCK_RACE_REQUIREMENT] : [])],

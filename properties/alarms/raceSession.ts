@@ -8,16 +8,13 @@
 import { Cause, Effect, Exit } from "effect"
 import type { AdapterCapabilities, Dialect, IsolatedDatabase, PlatformAlarm } from "../../adapters/contract.ts"
 import { emulatedPlatformAlarm } from "../../adapters/emulatedPlatformAlarm.ts"
-import { toJson } from "../../harness/ModelBased.ts"
 import type { Json } from "../../harness/Property.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
 import { HarnessError } from "../../harness/errors.ts"
-import { type ModelState, statusOf, storageIdOf } from "../../models/alarms/index.ts"
 import { AlarmReporter, type AlarmReporterFn, type AlarmScheduler, type AlarmsImplementation, ScheduleConfiguration } from "../../subjects/alarms/api.ts"
 import { VALID_REFS } from "./arbitraries.ts"
-import { refKey } from "./commands.ts"
-import { errorTag, parkedReportJson, statusJson, toImplementationConfiguration } from "./driver.ts"
-import { harnessError } from "./session.ts"
+import { errorTag, parkedReportJson, toImplementationConfiguration } from "./driver.ts"
+import { buildFailure, harnessError, readApiStatuses } from "./session.ts"
 
 /** Statuses of every alarm of the id space and the platform alarm. */
 export interface RaceObservation {
@@ -37,10 +34,6 @@ export interface RaceSession {
   readonly takeReports: () => ReadonlyArray<Json>
   readonly observe: Effect.Effect<RaceObservation, HarnessError>
 }
-
-/** The model's statuses of every alarm of the id space, keyed like the observed ones. */
-export const modelStatusesOf = (model: ModelState): Record<string, Json> =>
-  Object.fromEntries(VALID_REFS.map((ref) => [refKey(ref), toJson(statusOf(model, storageIdOf(ref)))]))
 
 /** An implementation exit in the model's result shape (`{_tag: "Failure", error: {_tag}}` on failure). */
 export const exitJson = <A>(exit: Exit.Exit<A, unknown>, value: (a: A) => Json): Json =>
@@ -62,20 +55,14 @@ export const openRaceSession = (implementation: AlarmsImplementation, database: 
         const boundary = makeStorageBoundary(sql, platformAlarm)
         boundary.arm(undefined)
         return provide(implementation.make({ sql: boundary.sql, dialect, platformAlarm: boundary.platformAlarm }))
-      }).pipe(Effect.mapError((cause) =>
-        new HarnessError({ message: `alarms implementation ${implementation.name} could not be built: ${String(cause)}`, hint: "the implementation's make failed; fix the implementation or the adapter", cause })
-      ))
+      }).pipe(Effect.mapError(buildFailure(implementation)))
     const scheduler = yield* build(database.connections[0]!, database.platformAlarm)
     // An emulated platform alarm is a row of the same database: the second process reaches it through
     // its own connection (the adapter's is bound to connections[0], held by the first's transaction).
     const secondAlarm = (): PlatformAlarm => capabilities.platformAlarm === "emulated" ? emulatedPlatformAlarm(database.connections[1]!) : database.platformAlarm
     const second = withSecond ? yield* build(database.connections[1]!, secondAlarm()) : undefined
     const observe = Effect.gen(function*() {
-      const statuses: Record<string, Json> = {}
-      for (const ref of VALID_REFS) {
-        const exit = yield* Effect.exit(provide(scheduler.getAlarmStatus(ref)))
-        statuses[refKey(ref)] = Exit.isSuccess(exit) ? toJson(statusJson(exit.value)) : { error: errorTag(Cause.squash(exit.cause)) }
-      }
+      const statuses = yield* readApiStatuses(scheduler, VALID_REFS, provide)
       const platformAlarmMs = yield* database.platformAlarm.get.pipe(Effect.mapError(harnessError("reading the platform alarm")))
       return { statuses, platformAlarmMs }
     })

@@ -13,7 +13,8 @@ import { timedImplementationCall } from "../../harness/Profiler.ts"
 import type { Json } from "../../harness/Property.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { HarnessError } from "../../harness/errors.ts"
-import type { ScheduleConfigurationInput, TransactionFault } from "../../models/alarms/index.ts"
+import { type ModelState, type ScheduleConfigurationInput, statusOf, storageIdOf, type TransactionFault } from "../../models/alarms/index.ts"
+import { VALID_REFS } from "./arbitraries.ts"
 import {
   AlarmReporter,
   type AlarmReporterFn,
@@ -63,6 +64,36 @@ export interface AlarmsSession {
    */
   readonly observe: (apiRefs: ReadonlyArray<RefSpec>) => Effect.Effect<ObservedState, HarnessError>
 }
+
+/** The model's statuses of every alarm of the id space, keyed `tag:id` like the observed ones. */
+export const modelStatuses = (model: ModelState): Record<string, Json> =>
+  Object.fromEntries(VALID_REFS.map((ref) => [refKey(ref), toJson(statusOf(model, storageIdOf(ref)))]))
+
+/**
+ * `getAlarmStatus` of each of `refs` through `scheduler` (with `provide`'s references), keyed `tag:id`:
+ * the status as the model writes it, or `{error}` with the failure's tag.
+ */
+export const readApiStatuses = (
+  scheduler: AlarmScheduler,
+  refs: ReadonlyArray<RefSpec>,
+  provide: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>
+): Effect.Effect<Record<string, Json>> =>
+  Effect.gen(function*() {
+    const statuses: Record<string, Json> = {}
+    for (const ref of refs) {
+      const exit = yield* Effect.exit(provide(scheduler.getAlarmStatus(ref)))
+      statuses[refKey(ref)] = Exit.isSuccess(exit) ? toJson(statusJson(exit.value)) : { error: errorTag(Cause.squash(exit.cause)) }
+    }
+    return statuses
+  })
+
+/** The `HarnessError` of an implementation whose `make` failed. */
+export const buildFailure = (implementation: AlarmsImplementation) => (cause: unknown): HarnessError =>
+  new HarnessError({
+    message: `alarms implementation ${implementation.name} could not be built: ${String(cause)}`,
+    hint: "the implementation's make failed; fix the implementation or the adapter",
+    cause
+  })
 
 /** A failure of the adapter's database outside the implementation, as a `HarnessError` naming `what`. */
 export const harnessError = (what: string) => (cause: unknown) =>
@@ -155,13 +186,7 @@ export const openAlarmsSession = (
     const build = Effect.suspend(() => {
       boundary.arm(undefined)
       return provide(implementation.make({ sql: boundary.sql, dialect, platformAlarm: boundary.platformAlarm }))
-    }).pipe(Effect.mapError((cause) =>
-      new HarnessError({
-        message: `alarms implementation ${implementation.name} could not be built: ${String(cause)}`,
-        hint: "the implementation's make failed; fix the implementation or the adapter",
-        cause
-      })
-    ))
+    }).pipe(Effect.mapError(buildFailure(implementation)))
     let scheduler = yield* build
 
     const callScheduler = (command: Command, atMs: number) =>
@@ -205,11 +230,7 @@ export const openAlarmsSession = (
     const observe = (apiRefs: ReadonlyArray<RefSpec>) => Effect.gen(function*() {
       boundary.arm(undefined)
       const stored = yield* readStoredAlarms(database.sql, dialect).pipe(Effect.mapError(harnessError("reading the alarm tables")))
-      const statuses: Record<string, Json> = {}
-      for (const ref of apiRefs) {
-        const exit = yield* Effect.exit(provide(scheduler.getAlarmStatus(ref)))
-        statuses[refKey(ref)] = Exit.isSuccess(exit) ? toJson(statusJson(exit.value)) : { error: errorTag(Cause.squash(exit.cause)) }
-      }
+      const statuses = yield* readApiStatuses(scheduler, apiRefs, provide)
       const platformAlarmMs = yield* database.platformAlarm.get.pipe(Effect.mapError(harnessError("reading the platform alarm")))
       return { statuses, storedStatuses: stored.statuses, orphanAttempts: stored.orphanAttempts, platformAlarmMs }
     })
