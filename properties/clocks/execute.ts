@@ -9,16 +9,18 @@
  * (`livenessPhase.ts`), so a bug that only loses work is caught by the liveness requirements.
  */
 import { Effect, References, type Scope } from "effect"
-import { type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
+import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import { clocksModel, type FaultedCommand, keyOf, type ModelState, type StepOutcome } from "../../models/clocks/index.ts"
 import { clocksAttributor } from "../../spec/clocks.ts"
 import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
+import { clocksDialect } from "../../subjects/clocks/dialect.ts"
 import type { ClocksScenario } from "./arbitraries.ts"
 import { clocksChecks } from "./checks.ts"
 import { emptyMemory, invariantChecks } from "./invariants.ts"
+import { probeJournal } from "./journalProbe.ts"
 import { livenessPhase, type LivenessContext } from "./livenessPhase.ts"
 import { observeRows } from "./observe.ts"
 import type { RaceReport } from "./race.ts"
@@ -67,7 +69,7 @@ const commandStep = (
   session: ClocksSession,
   environment: ExecutionEnvironment,
   comparison: Comparison,
-  state: { model: ModelState; readonly memory: ReturnType<typeof emptyMemory>; readonly liveness: LivenessContext },
+  state: { model: ModelState; readonly memory: ReturnType<typeof emptyMemory>; readonly liveness: LivenessContext; readonly journalProbe: ReadonlyArray<Check> },
   command: FaultedCommand,
   index: number
 ) =>
@@ -87,7 +89,11 @@ const commandStep = (
     state.liveness.noteCompletions(observed, resumesBefore)
     const resumes = session.resumeLog().slice(resumesBefore)
     const checks = comparison === "model"
-      ? clocksChecks({ outcome, actualResult: result, resumes, observed, lossyRecords: session.lossyRecords(), effectRuns: session.effectRuns(), flushFailures: session.flushFailures() - flushFailuresBefore })
+      ? [
+        ...clocksChecks({ outcome, actualResult: result, resumes, observed, lossyRecords: session.lossyRecords(), effectRuns: session.effectRuns(), flushFailures: session.flushFailures() - flushFailuresBefore }),
+        // The journal's own answers, probed before the first command (`journalProbe.ts`).
+        ...(index === 0 ? state.journalProbe : [])
+      ]
       : invariantChecks(observed, state.memory)
     const fault = [faultWords(command), race === null ? undefined : raceWords(raced, race)].filter((words) => words !== undefined).join("; ") || undefined
     const executed: ExecutedStep = {
@@ -111,13 +117,18 @@ const commandStep = (
 /**
  * Builds the `execute` of a clocks property bound to `implementation`.
  *
- * @example const execute = executeClocks(shippedClocks, "model")
+ * `probeJournal`: also probe the journal's own contract before the first command (`journalProbe.ts`).
+ *
+ * @example const execute = executeClocks(shippedClocks, "model", { probeJournal: true })
  */
-export const executeClocks = (implementation: ClocksImplementation, comparison: Comparison) =>
+export const executeClocks = (implementation: ClocksImplementation, comparison: Comparison, options: { readonly probeJournal: boolean } = { probeJournal: false }) =>
 (scenario: ClocksScenario, environment: ExecutionEnvironment): Effect.Effect<ExecutionTrace, HarnessError, Scope.Scope> =>
   Effect.gen(function*() {
     const session = yield* openClocksSession(implementation, environment)
-    const state = { model: clocksModel.init(yield* nowMs), memory: emptyMemory(), liveness: livenessPhase(session, environment) }
+    const journalProbe = comparison === "model" && options.probeJournal
+      ? yield* probeJournal(environment.database.sql, environment.database.platformAlarm, clocksDialect(environment.dialect))
+      : []
+    const state = { model: clocksModel.init(yield* nowMs), memory: emptyMemory(), liveness: livenessPhase(session, environment), journalProbe }
     const commands = scenario.commands.slice(0, MAX_COMMANDS)
     return yield* runModelBased<FaultedCommand | "liveness">({
       maxCommands: MAX_COMMANDS + 1,

@@ -10,7 +10,7 @@
  * registration sweep (`sweepDue(flow)`), as a restarted engine does. A generated `restart` is the
  * same, with the step's faults striking the recovery's transactions.
  */
-import { Cause, Data, Effect, Exit, Option, Scope } from "effect"
+import { Cause, Context, Data, Effect, Exit, Option, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
 import { resultJson } from "../../harness/ModelBased.ts"
@@ -22,10 +22,18 @@ import { advanceByMs, nowMs } from "../../harness/VirtualClock.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import { type AppliedRace, effectDescriptor, effectOutput, FLOW, type FaultedCommand, type ProcessName, SOURCE } from "../../models/clocks/index.ts"
 import type { ClocksImplementation, ClocksService, ResumeReason } from "../../subjects/clocks/api.ts"
-import { FlowInstance } from "../../subjects/clocks/api.ts"
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
 import { type JournalControls, makeHarnessJournal } from "./journalHarness.ts"
 import { armRace, type OverlapConnections, type RaceContext, type RaceReport, releaseHeld, runRace } from "./race.ts"
+
+/**
+ * The flow instance as upstream's flow runtime provides it: a service under upstream's key
+ * (`@smthrs/flow/FlowRuntime/FlowInstance`), not the subject's class, so an implementation finds it
+ * only if it asks for upstream's key (C7: `deferredResult` reads the current instance).
+ */
+class UpstreamFlowInstance extends Context.Service<UpstreamFlowInstance, { readonly flow: { readonly _tag: string }; readonly executionId: string }>()(
+  "@smthrs/flow/FlowRuntime/FlowInstance"
+) {}
 
 /** A scripted irreversible effect's failure. */
 export class ScriptedEffectError extends Data.TaggedError("ScriptedEffectError")<{}> {}
@@ -217,8 +225,8 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
             })
           case "deferredResult": {
             const exit = yield* service.deferredResult({ name: command.deferred }).pipe(
-              Effect.provideService(FlowInstance, { flow: { _tag: FLOW }, executionId: command.exec })
-            )
+              Effect.provideService(UpstreamFlowInstance, { flow: { _tag: FLOW }, executionId: command.exec })
+            ) as Effect.Effect<Option.Option<unknown>, never>
             return Option.isSome(exit) ? { _tag: "Some", value: exit.value as Json } : { _tag: "None" }
           }
           case "sweep":
