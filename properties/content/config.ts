@@ -3,7 +3,7 @@
  * a small size limit and small batches so every path is reached in a few steps), the byte payloads,
  * tenants, actors, blobs and names drawn from, and the grant keys.
  */
-import type { ContentModelConfig } from "../../models/content/index.ts"
+import { type ContentModelConfig, DEFAULT_MODEL_CONFIG } from "../../models/content/index.ts"
 import type { ContentSettings } from "../../subjects/content/api.ts"
 
 /** Grant key of the store under test. */
@@ -23,6 +23,16 @@ export const PROPERTY_SETTINGS: Omit<ContentSettings, "grantKey" | "singleConnec
   sweepTenants: 100,
   sweepIntervalMs: 3_600_000
 }
+
+/**
+ * The settings the properties hand to `make`: only those of `PROPERTY_SETTINGS` that differ from the
+ * reference's parameters (content.md "Parameters", `DEFAULT_MODEL_CONFIG`). The rest (L, G, S, T, the
+ * tenant limit and the interval) are left to the implementation's defaults, which must be the
+ * reference's: a store with another default diverges from the model.
+ */
+export const STORE_SETTINGS: Partial<Omit<ContentSettings, "grantKey" | "singleConnection">> = Object.fromEntries(
+  Object.entries(PROPERTY_SETTINGS).filter(([key, value]) => DEFAULT_MODEL_CONFIG[key as keyof ContentModelConfig] !== value)
+)
 
 /** The same parameters as the model takes them. */
 export const MODEL_CONFIG: ContentModelConfig = {

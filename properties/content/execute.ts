@@ -95,7 +95,7 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
     const before = run.model
     const outcome = contentModel.step(run.model, operation)
     run.model = outcome.state
-    const observed = yield* observeStorage(database.sql).pipe(Effect.mapError(harnessError("observing storage")))
+    const observed = yield* observeStorage(database.sql, MODEL_CONFIG.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
     // A sweep stopped where the model has no transaction: each row may be as before or as after.
     if (outcome.uncertain === true) run.model = settleUncertain(before, outcome.state, observed)
     const actual = resultJson(

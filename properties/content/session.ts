@@ -11,7 +11,7 @@ import { type BoundedOutcome, makeStorageBoundary, type StorageBoundary } from "
 import { timedImplementationCall } from "../../harness/Profiler.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
-import { FORGER_KEY, GRANT_KEY, PROPERTY_SETTINGS } from "./config.ts"
+import { FORGER_KEY, GRANT_KEY, STORE_SETTINGS } from "./config.ts"
 
 /** A failure of the adapter's database outside the implementation, as a `HarnessError` naming `what`. */
 export const harnessError = (what: string) => (cause: unknown) =>
@@ -50,7 +50,7 @@ export const openContentSession = (implementation: ContentImplementation, sql: S
     const make = (grantKey: string) =>
       Effect.suspend(() => {
         boundary.arm(undefined)
-        return implementation.make({ sql: boundary.sql, dialect, settings: { ...PROPERTY_SETTINGS, grantKey, singleConnection } })
+        return implementation.make({ sql: boundary.sql, dialect, settings: { ...STORE_SETTINGS, grantKey, singleConnection } })
       }).pipe(Effect.mapError((cause) =>
         new HarnessError({
           message: `content implementation ${implementation.name} could not be built: ${String(cause)}`,
