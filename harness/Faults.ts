@@ -19,14 +19,20 @@ import * as fc from "fast-check"
  *   failure, as Postgres reports under contention; SQLite's `SQLITE_BUSY` is its kin), so the
  *   transaction rolls back and the caller sees an `SqlError` (retryable reason `SerializationError`).
  *   A clean abort: no crash, no rebuild; whatever the implementation keeps in memory stays.
+ * - `statementFails`: the `statement`-th statement at the transaction's outermost level fails (a
+ *   deadlock victim) and aborts the transaction, as Postgres does: every later statement of it fails,
+ *   and it rolls back (`StatementFault.ts`). A transaction that runs fewer statements is refused at
+ *   COMMIT instead, so a model needs no statement count: either way nothing of it commits and the
+ *   caller sees an `SqlError`, unless the body fails on its own first, whose error then stands.
+ *   No crash, no rebuild.
  */
-export type StorageFaultPhase = "inside" | "afterCommit" | "lostReply" | "setAlarmFails" | "commitRefused"
+export type StorageFaultPhase = "inside" | "afterCommit" | "lostReply" | "setAlarmFails" | "commitRefused" | "statementFails"
 
 /**
  * Every storage fault phase (the vocabulary). A subject draws only the phases its model gives a
  * meaning (`StorageFaultSpace.phases`, no default), so adding a phase changes no subject's draws.
  */
-export const STORAGE_FAULT_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit", "lostReply", "setAlarmFails", "commitRefused"]
+export const STORAGE_FAULT_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit", "lostReply", "setAlarmFails", "commitRefused", "statementFails"]
 
 /** The phases that end the process (the harness interrupts the operation and rebuilds the service). */
 export const CRASH_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit"]
@@ -35,6 +41,8 @@ export const CRASH_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterC
 export interface StorageFault {
   readonly transaction: number
   readonly phase: StorageFaultPhase
+  /** For `statementFails`: the 1-based outermost-level statement of the transaction that fails. */
+  readonly statement?: number
 }
 
 /** Options of `storageFaultArbitrary`. */
@@ -46,7 +54,12 @@ export interface StorageFaultSpace<P extends StorageFaultPhase = StorageFaultPha
    * meaning. Required, so a phase added to the vocabulary never changes a subject's draws silently.
    */
   readonly phases: ReadonlyArray<P>
+  /** Highest statement ordinal a `statementFails` fault may name (default 4). */
+  readonly maxStatement?: number
 }
+
+/** Default highest statement ordinal of a `statementFails` fault. */
+export const DEFAULT_MAX_STATEMENT = 4
 
 /**
  * Generates one storage fault; shrinks toward the first transaction and the first phase.
@@ -58,10 +71,15 @@ export const storageFaultArbitrary = <P extends StorageFaultPhase>(
 ): fc.Arbitrary<StorageFault & { readonly phase: P }> => {
   const phases = space.phases
   if (phases.length === 0) throw new Error("storageFaultArbitrary needs at least one phase")
-  return fc.record({
+  const base = fc.record({
     transaction: fc.integer({ min: 1, max: Math.max(1, space.maxTransaction) }),
     phase: fc.constantFrom(...phases)
   })
+  if (!phases.includes("statementFails" as P)) return base
+  // Drawn only when the subject opts in, so the draws of every other subject stay as they were.
+  return fc.tuple(base, fc.integer({ min: 1, max: Math.max(1, space.maxStatement ?? DEFAULT_MAX_STATEMENT) })).map(([fault, statement]) =>
+    fault.phase === "statementFails" ? { ...fault, statement } : fault
+  )
 }
 
 /** Whether the fault ends the process. */
@@ -87,5 +105,7 @@ export const describeStorageFault = (fault: StorageFault, label: string | undefi
       return `the platform alarm write fails in ${where}`
     case "commitRefused":
       return `the database refuses to commit ${where} (serialization failure): it rolls back, the process goes on`
+    case "statementFails":
+      return `statement ${fault.statement ?? 1} of ${where} fails (deadlock victim) and aborts it, or its COMMIT is refused if it runs fewer: it rolls back, the process goes on`
   }
 }

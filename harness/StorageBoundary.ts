@@ -16,13 +16,16 @@
  * A lost reply lets the commit happen and then fails the transaction with a connection error, which
  * the implementation sees and handles like any storage failure. A refused commit lets the body run to
  * its end, then fails the transaction with a serialization failure instead of committing it, so it
- * rolls back (platform alarm included) and the implementation goes on with the error in hand.
+ * rolls back (platform alarm included) and the implementation goes on with the error in hand. A failed
+ * statement (`StatementFault.ts`) fails one statement of the transaction and aborts it, as Postgres
+ * does; a transaction that runs fewer statements than the fault names is refused at COMMIT instead.
  */
 import { Deferred, Effect, Exit, Fiber, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import { SerializationError, SqlError, UnknownError } from "effect/sql/SqlError"
 import type { PlatformAlarm } from "../adapters/contract.ts"
 import type { StorageFault } from "./Faults.ts"
+import { type StatementFaultWatch, statementFaultTransformer, withStatementFaults } from "./StatementFault.ts"
 
 /** A crash the boundary performed in the current operation. */
 export interface StorageCrash {
@@ -34,6 +37,13 @@ export interface StorageCrash {
 export type BoundedOutcome<A, E> =
   | { readonly _tag: "Completed"; readonly exit: Exit.Exit<A, E> }
   | { readonly _tag: "Crashed"; readonly crash: StorageCrash }
+
+/**
+ * How a `statementFails` fault ended: the named statement failed (`statementFailed`), the
+ * transaction ran fewer statements so its COMMIT was refused instead (`commitRefusedInstead`), or its
+ * body failed on its own before the named statement (`bodyFailedFirst`).
+ */
+export type StatementFaultOutcome = "statementFailed" | "commitRefusedInstead" | "bodyFailedFirst"
 
 /** Bound on outermost transactions one operation may start before the boundary calls it a runaway. */
 export const MAX_TRANSACTIONS_PER_OPERATION = 10_000
@@ -54,6 +64,8 @@ export interface StorageBoundary {
   readonly transactionsStarted: () => number
   /** Outermost storage transactions committed since the last `arm`. */
   readonly transactionsCommitted: () => number
+  /** How the armed `statementFails` fault ended, once its transaction ended (null before, or for other faults). */
+  readonly statementFaultOutcome: () => StatementFaultOutcome | null
 }
 
 const lostReplyError = () =>
@@ -84,6 +96,17 @@ const platformAlarmError = (operation: string) =>
     })
   })
 
+/**
+ * The body of a transaction whose failed statement the implementation swallowed: it ends "successfully",
+ * and Postgres turns its COMMIT into a ROLLBACK without an error. Failing with this rolls the
+ * transaction back; the boundary then hands the body's value to the caller.
+ */
+class SwallowedStatementFailure<A> {
+  constructor(readonly value: A) {}
+}
+
+const isSwallowedStatementFailure = (error: unknown): error is SwallowedStatementFailure<unknown> => error instanceof SwallowedStatementFailure
+
 /** Mutable bookkeeping of one operation. */
 interface OperationState {
   fault: StorageFault | undefined
@@ -93,6 +116,9 @@ interface OperationState {
   crashFiber: Fiber.Fiber<unknown, unknown> | null
   /** The outcome of the running operation: completed by its fiber ending or by a crash point, whichever is first. */
   signal: Deferred.Deferred<BoundedOutcome<unknown, unknown>> | null
+  /** The transaction a `statementFails` fault is armed for, while it runs. */
+  watch: StatementFaultWatch | null
+  statementFaultOutcome: StatementFaultOutcome | null
 }
 
 /**
@@ -107,7 +133,16 @@ interface OperationState {
  * ```
  */
 export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: PlatformAlarm): StorageBoundary => {
-  const state: OperationState = { fault: undefined, started: 0, committed: 0, crash: null, crashFiber: null, signal: null }
+  const state: OperationState = {
+    fault: undefined,
+    started: 0,
+    committed: 0,
+    crash: null,
+    crashFiber: null,
+    signal: null,
+    watch: null,
+    statementFaultOutcome: null
+  }
 
   /** Stops the calling fiber for good and tells `run` to interrupt the operation. */
   const crashHere = (transaction: number, phase: StorageCrash["phase"]): Effect.Effect<never> =>
@@ -122,6 +157,34 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
 
   const faultOf = (ordinal: number) => state.fault !== undefined && state.fault.transaction === ordinal ? state.fault.phase : undefined
 
+  /**
+   * Arms the statement fault for the transaction `body` runs in, and decides its end: a failed
+   * statement the body swallowed rolls back silently (Postgres's COMMIT of an aborted transaction);
+   * a body that ran fewer statements than the fault names is refused at COMMIT; a body's own error stands.
+   */
+  const watchStatements = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError | SwallowedStatementFailure<A>, R> =>
+    Effect.flatMap(Effect.serviceOption(inner.transactionService), (level) => {
+      const watch: StatementFaultWatch = {
+        connection: Option.isSome(level) ? level.value[0] : undefined,
+        statement: Math.max(1, state.fault?.statement ?? 1),
+        statementsRun: 0,
+        struck: false
+      }
+      state.watch = watch
+      // Every statement the body runs, on any fiber that inherits the transaction, passes the transformer.
+      const watched = withStatementFaults(body, (outer) => statementFaultTransformer(inner.transactionService, () => state.watch, outer))
+      return Effect.matchCauseEffect(watched, {
+        onFailure: (cause) => {
+          state.statementFaultOutcome = watch.struck ? "statementFailed" : "bodyFailedFirst"
+          return Effect.failCause(cause)
+        },
+        onSuccess: (value) => {
+          state.statementFaultOutcome = watch.struck ? "statementFailed" : "commitRefusedInstead"
+          return Effect.fail(watch.struck ? new SwallowedStatementFailure(value) : commitRefusedError())
+        }
+      })
+    })
+
   const outermost = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.suspend(() => {
       if (state.started >= MAX_TRANSACTIONS_PER_OPERATION) {
@@ -132,10 +195,12 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
       // Inside: whatever the body did, the process dies before COMMIT, so the transaction rolls back.
       // Refused: the body ran to its end, then COMMIT fails instead, so the transaction rolls back; a
       // body that failed by itself never reaches COMMIT, and its own error stands.
-      const guarded = fault === "inside"
+      const guarded: Effect.Effect<A, E | SqlError | SwallowedStatementFailure<A>, R> = fault === "inside"
         ? Effect.flatMap(Effect.exit(body), () => crashHere(ordinal, "inside"))
         : fault === "commitRefused"
         ? Effect.flatMap(body, () => Effect.fail(commitRefusedError()))
+        : fault === "statementFails"
+        ? watchStatements(body)
         : body
       return inner.withTransaction(guarded).pipe(
         Effect.tap(() => {
@@ -143,8 +208,12 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
           if (fault === "afterCommit") return crashHere(ordinal, "afterCommit")
           if (fault === "lostReply") return Effect.fail(lostReplyError())
           return Effect.void
-        })
-      )
+        }),
+        Effect.catchIf(isSwallowedStatementFailure, (swallowed) => Effect.succeed((swallowed as SwallowedStatementFailure<A>).value)),
+        Effect.ensuring(Effect.sync(() => {
+          state.watch = null
+        }))
+      ) as Effect.Effect<A, E | SqlError, R>
     })
 
   const withTransaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
@@ -194,10 +263,13 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
       state.committed = 0
       state.crash = null
       state.crashFiber = null
+      state.watch = null
+      state.statementFaultOutcome = null
     },
     run,
     crashed: () => state.crash,
     transactionsStarted: () => state.started,
-    transactionsCommitted: () => state.committed
+    transactionsCommitted: () => state.committed,
+    statementFaultOutcome: () => state.statementFaultOutcome
   }
 }

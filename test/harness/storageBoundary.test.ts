@@ -4,7 +4,8 @@
  * operation from outside: code after the crash point does not run even when it catches every error
  * and defect, a transaction crashed inside rolls back, one crashed after commit stays. A lost reply
  * commits but fails the caller; a failing platform alarm write fails only in its transaction; a refused
- * commit runs its body, rolls back and fails the caller, who goes on. Only
+ * commit runs its body, rolls back and fails the caller, who goes on; a failed statement aborts its
+ * transaction as Postgres does. Only
  * work run uninterruptibly goes on past a crash, and its writes land (the model then sees them).
  */
 import { Cause, Effect, Exit, Fiber } from "effect"
@@ -192,6 +193,69 @@ describe.each(NODE_ADAPTER_NAMES)("storage boundary on %s", (name) => {
       }))
     expect(result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) && result.outcome.exit.value).toBe("closure failed")
     expect(result.rows).toEqual([])
+  })
+
+  it("a failed statement aborts its transaction: the error reaches the code, later statements fail, it rolls back, the caller goes on", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const seen: Array<string> = []
+        const outcome = yield* h.run({ transaction: 2, phase: "statementFails", statement: 2 }, Effect.gen(function*() {
+          yield* h.boundary.sql.withTransaction(h.insert(1))
+          const failed = yield* Effect.exit(h.boundary.sql.withTransaction(Effect.gen(function*() {
+            yield* h.insert(2)
+            yield* h.boundary.sql.withTransaction(h.insert(3)) // a savepoint's statement is not counted
+            const second = yield* Effect.exit(h.insert(4))
+            seen.push(Exit.isFailure(second) && isSqlError(Cause.squash(second.cause)) ? (Cause.squash(second.cause) as { reason: { _tag: string } }).reason._tag : "ran")
+            const third = yield* Effect.exit(h.insert(5))
+            seen.push(Exit.isFailure(third) ? "aborted" : "ran")
+            return yield* second
+          })))
+          yield* h.boundary.sql.withTransaction(h.insert(6))
+          return Exit.isFailure(failed) ? Cause.squash(failed.cause) : "committed"
+        }))
+        return { outcome, seen, struck: h.boundary.statementFaultOutcome(), committed: h.boundary.transactionsCommitted(), rows: yield* h.rows }
+      }))
+    const error = result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) ? result.outcome.exit.value : null
+    expect(isSqlError(error) && error.reason._tag).toBe("DeadlockError")
+    expect(result.seen).toEqual(["DeadlockError", "aborted"])
+    expect({ struck: result.struck, committed: result.committed, rows: result.rows }).toEqual({ struck: "statementFailed", committed: 2, rows: [1, 6] })
+  })
+
+  it("a failed statement the code swallows still rolls its transaction back, and the caller is told it committed (Postgres's COMMIT of an aborted transaction)", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const outcome = yield* h.run(
+          { transaction: 1, phase: "statementFails", statement: 1 },
+          h.boundary.sql.withTransaction(Effect.gen(function*() {
+            yield* Effect.exit(h.insert(1))
+            yield* Effect.exit(h.insert(2))
+            return "swallowed"
+          }))
+        )
+        return { outcome, struck: h.boundary.statementFaultOutcome(), committed: h.boundary.transactionsCommitted(), rows: yield* h.rows }
+      }))
+    expect(result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) && result.outcome.exit.value).toBe("swallowed")
+    expect({ struck: result.struck, committed: result.committed, rows: result.rows }).toEqual({ struck: "statementFailed", committed: 0, rows: [] })
+  })
+
+  it("a transaction that runs fewer statements than the fault names is refused at COMMIT; one whose body fails first keeps its own error", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const short = yield* h.run({ transaction: 1, phase: "statementFails", statement: 3 }, Effect.flip(h.boundary.sql.withTransaction(h.insert(1))))
+        const shortOutcome = h.boundary.statementFaultOutcome()
+        const own = yield* h.run(
+          { transaction: 1, phase: "statementFails", statement: 2 },
+          Effect.flip(h.boundary.sql.withTransaction(Effect.andThen(h.insert(2), Effect.fail("closure failed" as const))))
+        )
+        const ownOutcome = h.boundary.statementFaultOutcome()
+        const outside = yield* h.run({ transaction: 1, phase: "statementFails", statement: 1 }, h.insert(3)) // no transaction: not faulted
+        return { short, shortOutcome, own, ownOutcome, outside: outside._tag, rows: yield* h.rows }
+      }))
+    const refused = result.short._tag === "Completed" && Exit.isSuccess(result.short.exit) ? result.short.exit.value : null
+    expect(isSqlError(refused) && refused.reason._tag).toBe("SerializationError")
+    expect(result.own._tag === "Completed" && Exit.isSuccess(result.own.exit) && result.own.exit.value).toBe("closure failed")
+    expect({ shortOutcome: result.shortOutcome, ownOutcome: result.ownOutcome, outside: result.outside, rows: result.rows })
+      .toEqual({ shortOutcome: "commitRefusedInstead", ownOutcome: "bodyFailedFirst", outside: "Completed", rows: [3] })
   })
 
   it("interrupts a detached fiber that reached the crash point, so the database is free for the rebuilt service", async () => {
