@@ -23,6 +23,12 @@ export interface Attributor {
   readonly requirementsWithPrimaryRules: (rules: ReadonlyArray<string>) => ReadonlyArray<string>
   /** The violated requirement for `rules` (the fallback when no requirement cites any of them). */
   readonly attribute: (rules: ReadonlyArray<string>) => Attribution
+  /**
+   * The attributor over only the requirements `ids` (a property's own list): a property never names a
+   * requirement it does not check, however many of a disagreement's rules that requirement cites.
+   * The fallback stays when it is among `ids`, else the first of them.
+   */
+  readonly within: (ids: ReadonlyArray<string>) => Attributor
 }
 
 /**
@@ -67,5 +73,11 @@ export const makeAttributor = (requirements: ReadonlyArray<Requirement>, fallbac
       return primary !== undefined && rules.includes(primary)
     }).map((requirement) => requirement.id)
 
-  return { requirementsForRules, requirementsWithPrimaryRules, attribute }
+  const within = (ids: ReadonlyArray<string>): Attributor => {
+    const kept = requirements.filter((requirement) => ids.includes(requirement.id))
+    if (kept.length === 0) throw new Error(`no requirement of the catalog among ${ids.join(", ")}`)
+    return makeAttributor(kept, ids.includes(fallbackId) ? fallbackId : kept[0]!.id)
+  }
+
+  return { requirementsForRules, requirementsWithPrimaryRules, attribute, within }
 }
