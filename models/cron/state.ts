@@ -120,10 +120,15 @@ export interface CronInitOptions {
   readonly timing: CronTiming
 }
 
-/** A storage fault the model gives the same meaning as the storage boundary (`harness/Faults.ts`). */
+/**
+ * A storage fault the model gives the same meaning as the storage boundary (`harness/Faults.ts`).
+ * `commitRefused`: the operation's transaction body ran to its end, then the database refused the
+ * COMMIT (a serialization failure), so nothing of that transaction is kept, the caller sees the
+ * `SqlError`, and the runner's process goes on with what it keeps in memory (its declared schedule).
+ */
 export interface CronFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "lostReply"
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused"
 }
 
 /** One operation, at virtual time `atMs`. */

@@ -3,8 +3,10 @@
  * reference rules deciding it, and the requirements whose situation it reached. Every operation runs at
  * most one storage transaction, and a storage fault gives it the boundary's meaning: `inside` keeps
  * nothing and ends the runner's process, `afterCommit` keeps the commit and ends the process,
- * `lostReply` keeps the commit and fails the call. An ended or failed claim or settle drops the runner's
- * claims (its leases run out).
+ * `lostReply` keeps the commit and fails the call, `commitRefused` keeps nothing of the transaction and
+ * fails the call with the `SqlError`, the process going on (a body that failed by itself never reaches
+ * COMMIT: its own error stands). An ended or failed claim or settle drops the runner's claims (its
+ * leases run out).
  */
 import { declareSchedule } from "./schedule.ts"
 import { settle } from "./settle.ts"
@@ -74,6 +76,10 @@ const transaction = (start: CronModelState, runner: number, fault: CronFault | u
   if (phase === "afterCommit") return { ...base, state: dropClaims(body.state, runner), result: { _tag: "Crashed", transaction: 1, phase: "afterCommit" } }
   if (phase === "lostReply") {
     return { ...base, state: dropsClaims ? dropClaims(body.state, runner) : body.state, result: { _tag: "Failure", error: "SqlError" } }
+  }
+  if (phase === "commitRefused") {
+    const why = `the database refused the COMMIT, so nothing of the transaction is kept and the call fails (had it committed: ${body.why})`
+    return { rules: body.rules, why, covered: body.covered, state: dropsClaims ? dropClaims(start, runner) : start, result: { _tag: "Failure", error: "SqlError" } }
   }
   return { ...base, state: body.state, result: { _tag: "Success", value: body.value } }
 }

@@ -76,6 +76,18 @@ const cronSpec: fc.Arbitrary<string> = fc.tuple(spelled(MINUTES), spelled(HOURS)
   ([minutes, hours, [days, month, weekdays], separator]) => [minutes, hours, days, month, weekdays].join(separator)
 )
 
+/**
+ * Specs only `next` is asked about (N2, `CronScenario.specProbes`): interval minutes, hours holding the
+ * anchors' transition wall times (01:00-03:00), every day or the transitions' Sundays, and months
+ * holding the transition's month or not (alone, or with the month two before or after it).
+ */
+const PROBE_MONTHS: ReadonlyArray<string> = ["*", "3", "10", "11", "4", "1,3", "3,5", "8,10", "10,12", "9,11", "2,4", "1-12"]
+const specProbe = fc.record({
+  spec: fc.tuple(pick(["*/15", "*/30", "0,30", "*/20", "5,35", "0-59/10"]), pick(["1", "2", "1-2", "*", "0-3", "2,3"]), pick(["*", "1-31", "1-7", "*/2"]), pick(PROBE_MONTHS), pick(["*", "0", "SUN", "1-6"]))
+    .map((fields) => fields.join(" ")),
+  afterMs: fc.integer({ min: -3 * 3_600_000, max: 6 * 3_600_000 })
+})
+
 const everySpec: fc.Arbitrary<string> = fc.tuple(pick(EVERY), fc.nat()).map(([spellings, spelling]) => spellings[spelling % spellings.length]!)
 
 /** One pool entry in `zone`: mostly zoned five-field specs, some @every, rarely invalid. */
@@ -97,6 +109,12 @@ const fault = (faults: boolean): fc.Arbitrary<CronFault | undefined> =>
       { weight: 2, arbitrary: fc.record({ transaction: fc.constant(1), phase: fc.constantFrom<CronFault["phase"]>("afterCommit", "inside", "lostReply") }) }
     )
     : fc.constant(undefined)
+
+/**
+ * Refused commits of a fault scenario (`CronScenario.refusedCommits`): none, one or two positions among
+ * the first 16 transactional commands (a turn, a bootstrap, a claim, any settling phase).
+ */
+const refusedCommits: fc.Arbitrary<ReadonlyArray<number>> = fc.array(fc.nat({ max: 15 }), { maxLength: 2 })
 
 const runner = fc.nat({ max: RUNNERS - 1 })
 
@@ -207,7 +225,11 @@ export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =
         pool: fc.constant(pool.map((value) => ({ ...value, command: "ping" }))),
         probesMs: fc.array(fc.integer({ min: 0, max: 6 * 3_600_000 }), { minLength: 1, maxLength: 3 }),
         commands: fc.tuple(opening(pool.length), fc.array(episode(shape, pool.length, skipMs), { minLength: 1, maxLength: shape.maxEpisodes }))
-          .map(([first, rest]) => [...first, ...rest.flat()])
+          .map(([first, rest]) => [...first, ...rest.flat()]),
+        // Drawn last (refused commits, own turns, spec probes), so the fields above keep their earlier values.
+        ...(shape.faults ? { refusedCommits: refusedCommits } : {}),
+        ownTurns: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+        specProbes: fc.array(specProbe, { maxLength: 3 })
       })
     )
   )

@@ -17,8 +17,8 @@ import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { cronChecks } from "./checks.ts"
 import { foreignRows, seedForeignRows } from "./foreign.ts"
 import { modelObservation, nameObservation, type RawObservation, readObservation, tickIdParts } from "./observe.ts"
-import { ANCHORS, type Command, type CronScenario, RUNNERS, TIMING } from "./scenario.ts"
-import { harnessError, openCronSession, scheduleInput } from "./session.ts"
+import { ANCHORS, type Command, type CronScenario, RUNNERS, runningCommands, TIMING } from "./scenario.ts"
+import { type CronSession, harnessError, openCronSession, scheduleInput } from "./session.ts"
 
 /** Bound on commands executed from one scenario (generators stay far below it). */
 export const MAX_COMMANDS = 200
@@ -119,6 +119,31 @@ const probeChecks = (scenario: CronScenario, command: Extract<Command, { op: "de
   return { checks, covered: ["CRN-002", ...(zoned ? ["CRN-015"] : [])] }
 }
 
+/**
+ * Checks of `next` of the scenario's undeployed spec probes (N2, B4), in the anchor's zone, each at
+ * `anchor + afterMs`, compared with the model's brute-force scan.
+ */
+const specProbeChecks = (scenario: CronScenario, session: CronSession) =>
+  Effect.gen(function*() {
+    const anchor = ANCHORS[scenario.anchor]!
+    const checks: Array<Check> = []
+    for (const probe of scenario.specProbes ?? []) {
+      const afterMs = anchor.atMs + probe.afterMs
+      const schedule = parseSchedule(probe.spec, anchor.zone)
+      const actual = yield* session.nextOfSpec(probe.spec, anchor.zone, afterMs)
+      const asUtc = parseSchedule(probe.spec, "UTC")
+      const utcOnly = schedule !== null && anchor.zone !== "UTC" && asUtc !== null && actual === nextInstant(asUtc, afterMs)
+      checks.push({
+        observable: `next(${new Date(afterMs).toISOString()}) of ${JSON.stringify(probe.spec)} in ${anchor.zone}`,
+        expected: schedule === null ? "invalid" : nextInstant(schedule, afterMs),
+        actual,
+        rules: utcOnly ? ["B4", "N2"] : ["N2"],
+        why: "next is the first instant strictly after, with a wall time skipped by a gap firing once at the first instant after the gap and folds only on their first pass"
+      })
+    }
+    return checks
+  })
+
 /** The five fields of a `$cron:<zone> <fields>` key. */
 const keyFields = (key: string): string => key.split(" ").slice(1).join(" ")
 
@@ -169,6 +194,8 @@ export const executeCron = (implementation: CronImplementation) =>
     let model = cronModel.init({ runners: RUNNERS, timing: TIMING })
     const implementationNames = makeOpaqueIdNamer()
     const modelNames = makeOpaqueIdNamer()
+    // The spec probes are checked once, on the first declaration's step.
+    let specsProbed = false
 
     const clockStep = (command: Extract<Command, { op: "advance" | "advanceToDue" }>, atMs: number) =>
       Effect.gen(function*() {
@@ -202,12 +229,14 @@ export const executeCron = (implementation: CronImplementation) =>
         const expectedRaw = { ...modelRaw, rows: [...modelRaw.rows, ...foreign] }
         const expected = nameObservation(expectedRaw, modelNames)
         const probes = command.op === "declare" && outcome.result._tag === "Success" ? probeChecks(scenario, command, session.nextOf) : { checks: [], covered: [] }
+        const specChecks = command.op === "declare" && !specsProbed ? yield* specProbeChecks(scenario, session) : []
+        if (command.op === "declare") specsProbed = true
         const nameOf = command.op === "race" ? nameRaceResult : nameResult
         const expectedResult = nameOf(toJson(outcome.result), modelNames.name)
         const namedActual = nameOf(actualResult, implementationNames.name)
         const [resultCheck, ...stateChecks] = cronChecks({ outcome, expectedResult, actualResult: namedActual, expected, actual, actualRaw: raw })
         const resultChecks = command.op === "race" && outcome.parts !== undefined ? raceResultChecks(command, outcome.parts, expectedResult, namedActual) : [resultCheck!]
-        const checks = [...resultChecks, ...nextChecks, ...stateChecks, ...probes.checks]
+        const checks = [...resultChecks, ...nextChecks, ...stateChecks, ...probes.checks, ...specChecks]
         const overlap = command.op === "race" ? { overlap: session.lastRace() } : {}
         const executed: ExecutedStep = {
           record: {
@@ -221,11 +250,11 @@ export const executeCron = (implementation: CronImplementation) =>
             modelState: toJson({ rows: expected.rows, fired: expected.fired, receipts: expected.receipts })
           },
           checks,
-          covered: [...outcome.covered, ...probes.covered],
+          covered: [...outcome.covered, ...probes.covered, ...(specChecks.length > 0 ? ["CRN-002"] : [])],
           described: cronModel.describeOperation(operation)
         }
         return executed
       })
 
-    return yield* runModelBased<Command>({ maxCommands: MAX_COMMANDS, attributor: cronAttributor, step: commandStep }, scenario.commands)
+    return yield* runModelBased<Command>({ maxCommands: MAX_COMMANDS, attributor: cronAttributor, step: commandStep }, runningCommands(scenario))
   })

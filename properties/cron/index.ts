@@ -9,7 +9,9 @@
  *   out mid-delivery, stale ticks, and virtual time across the transition; `next` of every declared
  *   entry compared with the model's brute-force scan at probe instants.
  * - `cron/faults`: the same plus storage faults (a crash inside or right after a phase's transaction,
- *   a lost reply), including crashes between the receipt and the rewrite, and restarts.
+ *   a lost reply, a refused COMMIT after which the runner goes on), including crashes between the
+ *   receipt and the rewrite, and restarts.
+ * Turns run through `runTurn`, or (`ownTurns`) in the application's own transaction calling `writeTicks`.
  *
  * @example const suite = cronSuite() // the shipped implementation
  */
@@ -20,7 +22,7 @@ import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { shippedCron } from "../../subjects/cron/index.ts"
 import { cronScenario, type ScenarioShape } from "./arbitraries.ts"
 import { executeCron } from "./execute.ts"
-import { type CronScenario, RUNNERS } from "./scenario.ts"
+import { type CronScenario, RUNNERS, runningCommands } from "./scenario.ts"
 
 const ALL_REQUIREMENTS: ReadonlyArray<string> = cronRequirements.map((requirement) => requirement.id)
 
@@ -30,9 +32,18 @@ export const CRON_SHAPES = {
   faults: { faults: true, maxEpisodes: 3 }
 } as const satisfies Record<string, ScenarioShape>
 
-/** The commands of a failing scenario that ran (the loop stops at the divergence). */
-export const truncateCronScenario = (scenario: CronScenario, trace: ExecutionTrace): CronScenario =>
-  trace.steps.length >= scenario.commands.length ? scenario : { ...scenario, commands: scenario.commands.slice(0, trace.steps.length) }
+/**
+ * The commands of a failing scenario that ran (the loop stops at the divergence): the shortest prefix
+ * whose running commands (`runningCommands`: a refused claim adds the runner's next poll) cover the
+ * trace's steps.
+ */
+export const truncateCronScenario = (scenario: CronScenario, trace: ExecutionTrace): CronScenario => {
+  for (let kept = 0; kept < scenario.commands.length; kept++) {
+    const prefix = { ...scenario, commands: scenario.commands.slice(0, kept) }
+    if (runningCommands(prefix).length >= trace.steps.length) return prefix
+  }
+  return scenario
+}
 
 const property = (implementation: CronImplementation, id: string, title: string, shape: ScenarioShape): PropertyDefinition<any> => ({
   id,
@@ -55,6 +66,6 @@ export const cronSuite = (implementation: CronImplementation = shippedCron): Sub
   requirements: cronRequirements,
   properties: [
     property(implementation, "cron/model", "cron ticks vs model: zones across DST, @every, two runners claiming and settling, leases, stale ticks, retargeting", CRON_SHAPES.model),
-    property(implementation, "cron/faults", "cron ticks vs model under crashes inside and after each phase's transaction (between receipt and rewrite), lost replies and restarts", CRON_SHAPES.faults)
+    property(implementation, "cron/faults", "cron ticks vs model under crashes inside and after each phase's transaction (between receipt and rewrite), lost replies, refused commits and restarts", CRON_SHAPES.faults)
   ]
 })

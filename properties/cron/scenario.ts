@@ -47,7 +47,12 @@ export interface DeclaredEntrySpec {
 /** One command of a scenario. */
 export type Command =
   | { readonly op: "declare"; readonly runner: number; readonly entries: ReadonlyArray<DeclaredEntrySpec> | null }
-  | { readonly op: "turn"; readonly runner: number; readonly actorId: string; readonly turnMs: number; readonly rejected: boolean; readonly fault?: CronFault }
+  /**
+   * An actor turn. `ownTransaction` (set by `runningCommands` from `CronScenario.ownTurns`): the
+   * application runs the turn in its own transaction and calls `writeTicks` at the time of the write,
+   * instead of `runTurn`.
+   */
+  | { readonly op: "turn"; readonly runner: number; readonly actorId: string; readonly turnMs: number; readonly rejected: boolean; readonly fault?: CronFault; readonly ownTransaction?: boolean }
   | { readonly op: "bootstrap"; readonly runner: number; readonly fault?: CronFault }
   | { readonly op: "bootstrapAll"; readonly order: ReadonlyArray<number> }
   | { readonly op: "claim"; readonly runner: number; readonly fault?: CronFault }
@@ -82,4 +87,56 @@ export interface CronScenario {
    * actor type and application intents (`properties/cron/foreign.ts`). Absent: false.
    */
   readonly foreignRows?: boolean
+  /**
+   * Refused commits (fault scenarios only): the positions, counted from 0 among the commands that run
+   * a storage transaction of their own (`turn`, `bootstrap`, `claim`, `settle`), whose transaction's
+   * COMMIT the database refuses (`commitRefused`, replacing any fault drawn for that command); a
+   * refused claim is followed by the runner's next poll, another claim. A position past the last such
+   * command refuses nothing. Absent: none.
+   */
+  readonly refusedCommits?: ReadonlyArray<number>
+  /**
+   * Whether the application runs its turns in its own transaction and calls `writeTicks` itself
+   * (N4: the ticks are written inside the actor's turn), instead of through `runTurn`. Absent: false.
+   */
+  readonly ownTurns?: boolean
+  /**
+   * `next` checks of specs no runner deploys (N2), in the anchor's zone: interval patterns whose hours
+   * hold the transition's wall times, with restricted months, days and weekdays, so that whether a
+   * wall time skipped by a gap matches decides the answer. Each is compared with the model at
+   * `anchor + afterMs` on the step of the first declaration. Absent: none.
+   */
+  readonly specProbes?: ReadonlyArray<SpecProbe>
+}
+
+/** One `next` check of a spec no runner deploys (`CronScenario.specProbes`). */
+export interface SpecProbe {
+  readonly spec: string
+  /** Offset from the anchor of the instant `next` is asked after. */
+  readonly afterMs: number
+}
+
+/** The storage fault a refused commit injects (`harness/Faults.ts`). */
+export const REFUSED_COMMIT: CronFault = { transaction: 1, phase: "commitRefused" }
+
+/**
+ * The commands as they run: the scenario's commands with a refused commit on each position
+ * `refusedCommits` names (see `CronScenario.refusedCommits`), each refused claim followed by the same
+ * runner's next poll (a claim), and turns in the application's own transaction when `ownTurns` holds.
+ *
+ * @example runningCommands({ ...scenario, refusedCommits: [0] }) // the first turn, bootstrap, claim or settle has fault REFUSED_COMMIT
+ */
+export const runningCommands = (scenario: CronScenario): ReadonlyArray<Command> => {
+  const refused = new Set(scenario.refusedCommits ?? [])
+  if (refused.size === 0 && scenario.ownTurns !== true) return scenario.commands
+  let position = 0
+  return scenario.commands.flatMap((command): ReadonlyArray<Command> => {
+    if (command.op !== "turn" && command.op !== "bootstrap" && command.op !== "claim" && command.op !== "settle") return [command]
+    position += 1
+    const refusedHere = refused.has(position - 1)
+    const faulted = refusedHere ? { ...command, fault: REFUSED_COMMIT } : command
+    if (faulted.op === "turn" && scenario.ownTurns === true) return [{ ...faulted, ownTransaction: true }]
+    // A relay loop polls again after a failed claim: the retry finds the ticks the refused claim left due.
+    return refusedHere && command.op === "claim" ? [faulted, { op: "claim", runner: command.runner }] : [faulted]
+  })
 }

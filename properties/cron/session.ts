@@ -4,7 +4,7 @@
  * runtime and relay, its declared schedule and the ticks it holds. A crash ends that runner's process
  * from outside; the session rebuilds it from storage with the same deploy, holding no claims.
  */
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Clock, Effect, Exit } from "effect"
 import { TestClock } from "effect/testing"
 import type { Dialect, IsolatedDatabase } from "../../adapters/contract.ts"
 import { makeScriptedHooks } from "../../harness/HookPoints.ts"
@@ -36,11 +36,12 @@ export class TurnRejected extends Error {
   readonly _tag = "TurnRejected"
 }
 
-/** An error as the model names it. */
+/** An error as the model names it (a declaration's refusal with the entry or key it names, N1). */
 export const errorName = (error: unknown): Json => {
   const tag = typeof error === "object" && error !== null && "_tag" in error ? String((error as { readonly _tag: unknown })._tag) : undefined
-  if (tag === "InvalidCronEntryError") return "InvalidCronEntry"
-  if (tag === "DuplicateCronKeyError") return "DuplicateCronKey"
+  const fields = error as { readonly spec?: unknown; readonly zone?: unknown; readonly key?: unknown }
+  if (tag === "InvalidCronEntryError") return `InvalidCronEntry ${JSON.stringify({ spec: fields.spec, zone: fields.zone })}`
+  if (tag === "DuplicateCronKeyError") return `DuplicateCronKey ${JSON.stringify({ key: fields.key })}`
   if (tag === "SqlError" || tag === "TurnRejected") return tag
   return `Defect: ${error instanceof Error ? error.message : String(error)}`
 }
@@ -51,6 +52,8 @@ export interface CronSession {
   readonly call: (command: Command, atMs: number) => Effect.Effect<Json, HarnessError>
   /** The `next` of runner `runner`'s declared entry `key` after `afterMs` (or the error). */
   readonly nextOf: (runner: number, key: string, afterMs: number) => Json
+  /** `next(afterMs)` of `spec` in `zone` as runner 0's runtime declares it, undeployed (or the refusal or error). */
+  readonly nextOfSpec: (spec: string, zone: string, afterMs: number) => Effect.Effect<Json>
   /** Whether the runners have connections of their own (truly concurrent transactions). */
   readonly concurrent: boolean
   /** How the operations of the last race met (null before the first race). */
@@ -99,11 +102,21 @@ export const openCronSession = (implementation: CronImplementation, database: Is
 
     const operationOf = (process: RunnerProcess, command: Command): Effect.Effect<Json, unknown> => {
       switch (command.op) {
-        case "turn":
-          return Effect.as(process.runtime.runTurn(ref(command.actorId), process.schedule?.entries ?? [], Effect.gen(function*() {
+        case "turn": {
+          const body = Effect.gen(function*() {
             if (command.turnMs > 0) yield* TestClock.adjust(command.turnMs)
             if (command.rejected) return yield* Effect.fail(new TurnRejected("the scripted turn rejects"))
-          })), null)
+          })
+          const entries = process.schedule?.entries ?? []
+          // The application's own turn transaction: the body, then writeTicks at the time of the write (N4).
+          const turn = command.ownTransaction === true
+            ? process.boundary.sql.withTransaction(Effect.gen(function*() {
+              yield* body
+              yield* process.runtime.writeTicks(ref(command.actorId), entries, yield* Clock.currentTimeMillis)
+            }))
+            : process.runtime.runTurn(ref(command.actorId), entries, body)
+          return Effect.as(turn, null)
+        }
         case "bootstrap":
           return Effect.as(process.runtime.bootstrapTicks(ref(SINGLETON_ID), process.schedule?.entries ?? []), null)
         case "claim":
@@ -219,7 +232,17 @@ export const openCronSession = (implementation: CronImplementation, database: Is
       }
     }
 
-    const session: CronSession = { call, nextOf, concurrent, lastRace: () => lastRace }
+    const nextOfSpec = (spec: string, zone: string, afterMs: number): Effect.Effect<Json> =>
+      Effect.map(Effect.exit(processes[0]!.runtime.defineSchedule({ skipMs, entries: [{ spec, zone, command: "probe", payload: "{}" }] })), (exit): Json => {
+        if (Exit.isFailure(exit)) return errorName(Cause.squash(exit.cause))
+        try {
+          return exit.value.entries[0]!.next(afterMs)
+        } catch (error) {
+          return `Defect: ${error instanceof Error ? error.message : String(error)}`
+        }
+      })
+
+    const session: CronSession = { call, nextOf, nextOfSpec, concurrent, lastRace: () => lastRace }
     return session
   })
 

@@ -1,9 +1,10 @@
 /**
- * Every known-bad cron implementation: the five historical bugs of the reference page and five of
+ * Every known-bad cron implementation: the five historical bugs of the reference page and six of
  * our own. The suite must report a violation for each one, attributed to a requirement it breaks.
  */
 import { b1RetargetWithoutReceipt, b2TickFromAdmission, b3ExpiryFromNow, b4UtcOnly, b5UnfencedSettle } from "./historical.ts"
 import type { KnownBadCron } from "./kit.ts"
+import { claimMarksBeforeCommit } from "./refused.ts"
 import { catchUpRewrite, claimsUndeclaredTypes, cronerIntervalDst, rawSpellingKeys, staleFromClaim } from "./subtle.ts"
 
 export type { KnownBadCron } from "./kit.ts"
@@ -19,5 +20,6 @@ export const knownBadCrons: ReadonlyArray<KnownBadCron> = [
   staleFromClaim,
   catchUpRewrite,
   cronerIntervalDst,
-  rawSpellingKeys
+  rawSpellingKeys,
+  claimMarksBeforeCommit
 ]
