@@ -48,11 +48,17 @@ export type TransactionMutation = Mutation & { readonly misuse?: "forkedFiber" |
  * `commitRefused`: the closure and the reconcile ran, then the database refuses the COMMIT, so the
  * transaction rolls back (rows and platform alarm as they were, R4, R6), no park report is sent (R27)
  * and the caller sees `StorageOperationError` (reason `commitRefused`); the process goes on (no crash,
- * no rebuild). The same shape as the harness's `StorageFault`.
+ * no rebuild). `statementFails`: one of the transaction's own statements fails and aborts it (or, when
+ * it runs fewer than `statement`, its COMMIT is refused): as `commitRefused` for a transaction whose
+ * closure succeeds; for one whose closure fails on its own, which error comes first depends on the
+ * implementation's statement order, so the model voids the fault (`StepOutcome.faultVoided`) and the
+ * harness does not inject it. The same shape as the harness's `StorageFault`.
  */
 export interface TransactionFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "lostReply" | "setAlarmFails" | "commitRefused"
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "setAlarmFails" | "commitRefused" | "statementFails"
+  /** For `statementFails`: which outermost-level statement fails (the model needs no statement count). */
+  readonly statement?: number
 }
 
 /** What a handler does during its pass: a standalone call, or an explicit transaction. */

@@ -20,9 +20,10 @@ export type ModelErrorTag =
  * Why a `StorageOperationError` happened: `detachedWork` is the "cannot schedule detached work after
  * their pass ends" rejection (R9); `inactiveHandle` a transaction handle used off its fiber or after
  * its transaction (R5); `setAlarmFailed` the platform alarm write failed (R6); `lostReply` the commit
- * happened but its reply was lost; `commitRefused` the database refused the COMMIT (R4: nothing commits).
+ * happened but its reply was lost; `commitRefused` the database refused the COMMIT (R4: nothing commits);
+ * `statementFailed` one of its statements failed and aborted it (R4: nothing commits).
  */
-export type StorageFailureReason = "detachedWork" | "inactiveHandle" | "setAlarmFailed" | "lostReply" | "commitRefused"
+export type StorageFailureReason = "detachedWork" | "inactiveHandle" | "setAlarmFailed" | "lostReply" | "commitRefused" | "statementFailed"
 
 /** A predicted error. `reason` is a plain-words detail; for StorageOperationError one of StorageFailureReason. */
 export interface ModelError {

@@ -31,7 +31,7 @@ export interface TransactionRecord {
   readonly ordinal: number
   /** e.g. `scheduleAlarm`, `transaction`, `handler:<storageId>`, `acknowledge:<storageId>`, `failure:<storageId>`, `reconcile`, `forked:<storageId>`. */
   readonly label: string
-  readonly outcome: "committed" | "committedReplyLost" | "rolledBack" | "commitRefused" | "crashedInside" | "crashedAfterCommit"
+  readonly outcome: "committed" | "committedReplyLost" | "rolledBack" | "commitRefused" | "statementFailed" | "crashedInside" | "crashedAfterCommit"
   /** Platform alarm after the transaction (unchanged when it did not commit). */
   readonly platformAlarmMs: number | null
 }
@@ -74,6 +74,11 @@ export interface StepRun {
   readonly ackIgnoringWrite: Map<string, AlarmStatus | null>
   /** Storage ids handed to the handler, in call order (a row failing before its handler is not, R22, R29). */
   readonly handlerCalls: Array<string>
+  /**
+   * Whether a `statementFails` fault named a transaction whose closure fails on its own, where which
+   * error comes first depends on the implementation's statement order: the harness then does not inject it.
+   */
+  faultVoided: boolean
 }
 
 /** Starts a scratchpad for one step. */
@@ -82,7 +87,7 @@ export const startRun = (
   nowMs: number,
   fault: TransactionFault | undefined,
   reporterFails: boolean
-): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map(), handlerCalls: [] })
+): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map(), handlerCalls: [], faultVoided: false })
 
 /** Records that the step reached `situation`. */
 export const reach = (run: StepRun, situation: Situation): void => {
@@ -129,6 +134,7 @@ export const runTransaction = <A>(
   }
   const outcome = closure(draft)
   if (!outcome.ok) {
+    if (fault === "statementFails") run.faultVoided = true
     run.transactions.push({ ordinal, label, outcome: "rolledBack", platformAlarmMs: before })
     return outcome
   }
@@ -141,7 +147,7 @@ export const runTransaction = <A>(
       "the platform alarm write failed, so the whole transaction rolled back"
     )
   }
-  if (fault === "commitRefused") return refuseCommit(run, ordinal, label, draft)
+  if (fault === "commitRefused" || fault === "statementFails") return refuseCommit(run, ordinal, label, draft, fault)
   assertRowInvariants(draft.rows)
   const platformAlarmMs = platformAlarmFor(draft.rows)
   run.state = { ...run.state, rows: draft.rows, nextRevision: draft.nextRevision, forgotten: draft.forgotten, platformAlarmMs }
@@ -168,20 +174,30 @@ export const runTransaction = <A>(
 }
 
 /**
- * The database refused the COMMIT of a transaction whose closure and reconcile ran (R4, R6): the draft
- * is dropped (rows, revisions, forgotten cursors and the platform alarm stay as committed before),
- * its queued park reports are never sent (R27: reports follow a commit), and the caller sees
- * `StorageOperationError`. The process goes on with the next statement of the operation.
+ * The database refused the COMMIT of a transaction whose closure and reconcile ran, or failed one of
+ * its statements, which aborts it (R4, R6): the draft is dropped (rows, revisions, forgotten cursors
+ * and the platform alarm stay as committed before), its queued park reports are never sent (R27:
+ * reports follow a commit), and the caller sees `StorageOperationError`. The process goes on with the
+ * next statement of the operation.
  */
-const refuseCommit = (run: StepRun, ordinal: number, label: string, draft: TransactionDraft): ClosureOutcome<never> => {
-  run.transactions.push({ ordinal, label, outcome: "commitRefused", platformAlarmMs: run.state.platformAlarmMs })
-  run.situations.add("commitRefusedRolledBack")
+const refuseCommit = (
+  run: StepRun,
+  ordinal: number,
+  label: string,
+  draft: TransactionDraft,
+  fault: "commitRefused" | "statementFails"
+): ClosureOutcome<never> => {
+  const statementFailed = fault === "statementFails"
+  run.transactions.push({ ordinal, label, outcome: statementFailed ? "statementFailed" : "commitRefused", platformAlarmMs: run.state.platformAlarmMs })
+  run.situations.add(statementFailed ? "statementFailedRolledBack" : "commitRefusedRolledBack")
   if (draft.reports.length > 0) run.situations.add("refusedParkNotReported")
   return failWith(
-    { _tag: "StorageOperationError", reason: "commitRefused" },
+    { _tag: "StorageOperationError", reason: statementFailed ? "statementFailed" : "commitRefused" },
     // R4 decides the call's outcome (the platform alarm prediction carries R6 on its own).
     draft.reports.length > 0 ? ["R4", "R27"] : ["R4"],
-    "the database refused the COMMIT, so nothing of the transaction committed (the platform alarm kept its value, no park report) and the caller saw a storage failure"
+    statementFailed
+      ? "one of the transaction's statements failed and aborted it (or its COMMIT was refused), so nothing of it committed (the platform alarm kept its value, no park report) and the caller saw a storage failure"
+      : "the database refused the COMMIT, so nothing of the transaction committed (the platform alarm kept its value, no park report) and the caller saw a storage failure"
   )
 }
 

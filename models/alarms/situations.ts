@@ -61,6 +61,7 @@ export const SITUATION_RULES = {
   setAlarmFailureRolledBack: ["R6"],
   lostReply: ["R4", "R27"],
   commitRefusedRolledBack: ["R4", "R6"],
+  statementFailedRolledBack: ["R4", "R6"],
   refusedParkNotReported: ["R27", "R4"],
   platformAlarmSet: ["R6"],
   platformAlarmDeleted: ["R6"],

@@ -46,6 +46,8 @@ export interface StepOutcome {
   readonly ackIgnoringWrite: Readonly<Record<string, AlarmStatus | null>>
   /** Storage ids `processDueAlarms` handed to the handler, in call order. */
   readonly handlerCalls: ReadonlyArray<string>
+  /** The operation's `statementFails` fault is void: the harness must run the operation without it (`run.ts`). */
+  readonly faultVoided: boolean
 }
 
 const json = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json
@@ -262,7 +264,8 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     reporterCalls: run.reporterCalls,
     forkedWrites: outcome.forkedWrites,
     ackIgnoringWrite: Object.fromEntries(run.ackIgnoringWrite),
-    handlerCalls: [...run.handlerCalls]
+    handlerCalls: [...run.handlerCalls],
+    faultVoided: run.faultVoided
   }
 }
 

@@ -25,7 +25,8 @@ import {
   TAGS,
   type TransactionMutationSpec
 } from "./scenario.ts"
-import { type ChunkKind, fullProfile, type SwarmProfile, swarmProfile } from "./swarm.ts"
+import { ALARM_MAX_STATEMENT, statementFaultTimeline } from "./statementFaultTimeline.ts"
+import { type AnyChunkKind, type ChunkKind, fullProfile, type SwarmProfile, swarmProfile } from "./swarm.ts"
 import { boundaryConfiguration, boundaryTimeline, cursorPassesTimeline, handleMisuseTimeline, parkedCrossRowTimeline, twoInvalidInputs, writeOrderTimeline } from "./targeted.ts"
 
 /** What a generator may include. */
@@ -157,13 +158,13 @@ const transactionMutationOf = (r: Ranges): fc.Arbitrary<TransactionMutationSpec>
 ).map(([value, misuse]) => (misuse === undefined ? value : { ...value, misuse }))
 
 /** The storage fault phases the alarms model gives a meaning (`models/alarms/operations.ts`). */
-export const ALARM_FAULT_PHASES: ReadonlyArray<TransactionFault["phase"]> = ["inside", "afterCommit", "lostReply", "setAlarmFails", "commitRefused"]
+export const ALARM_FAULT_PHASES: ReadonlyArray<TransactionFault["phase"]> = ["inside", "afterCommit", "lostReply", "setAlarmFails", "commitRefused", "statementFails"]
 
 /** Any storage fault in the first four transactions of an operation (harness/Faults.ts). */
-const fault: fc.Arbitrary<TransactionFault> = storageFaultArbitrary({ maxTransaction: 4, phases: ALARM_FAULT_PHASES })
+const fault: fc.Arbitrary<TransactionFault> = storageFaultArbitrary({ maxTransaction: 4, phases: ALARM_FAULT_PHASES, maxStatement: ALARM_MAX_STATEMENT })
 
 /** A fault aimed at the first transactions of a dispatch, where failures and parking commit. */
-const dispatchFault: fc.Arbitrary<TransactionFault> = fc.record({
+const dispatchFault: fc.Arbitrary<TransactionFault> = fc.tuple(fc.record({
   transaction: fc.oneof({ weight: 3, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.constant(2) }),
   phase: fc.oneof(
     { weight: 2, arbitrary: fc.constant("afterCommit" as const) },
@@ -172,9 +173,14 @@ const dispatchFault: fc.Arbitrary<TransactionFault> = fc.record({
     { weight: 1, arbitrary: fc.constant("inside" as const) },
     // A clean abort: the acknowledgement or failure write is refused (the batch aborts with the
     // storage error), and the same scheduler instance serves the next steps: no crash, no rebuild.
-    { weight: 1, arbitrary: fc.constant("commitRefused" as const) }
+    { weight: 1, arbitrary: fc.constant("commitRefused" as const) },
+    // One of the scheduler's own statements fails mid-transaction (R4): the same abort, reached
+    // from inside the transaction instead of at its COMMIT.
+    { weight: 1, arbitrary: fc.constant("statementFails" as const) }
   )
-})
+}), fc.integer({ min: 1, max: ALARM_MAX_STATEMENT })).map(([fault, statement]): TransactionFault =>
+  fault.phase === "statementFails" ? { ...fault, statement } : fault
+)
 
 /** Adds an optional fault (only in fault scenarios) and an optional failing reporter. */
 const withFaults = <C extends Command>(shape: ScenarioShape, command: fc.Arbitrary<C>, reporter: boolean): fc.Arbitrary<C> =>
@@ -303,7 +309,7 @@ const scheduleCommand = (shape: ScenarioShape, value: fc.Arbitrary<InputSpec>): 
 
 /** One weighted kind of chunk (the weights keep the distribution the generator had before swarm). */
 interface ChunkEntry {
-  readonly kind: ChunkKind
+  readonly kind: AnyChunkKind
   readonly weight: number
   readonly arbitrary: fc.Arbitrary<ReadonlyArray<Command>>
 }
@@ -367,9 +373,11 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
     sometimes(fc.integer({ min: 1, max: 3 }), 60),
     sometimes(fc.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 4, max: 12 })), 50),
     fc.boolean(),
-    shape.faults ? sometimes(fc.constantFrom("afterCommit" as const, "setAlarmFails" as const, "commitRefused" as const), 50) : fc.constant(undefined),
-    fc.boolean()
-  ).map(([own, rounds, action, rearm, faults, budget, raise, reportFails, parkingFault, bare]) => {
+    shape.faults ? sometimes(fc.constantFrom("afterCommit" as const, "setAlarmFails" as const, "commitRefused" as const, "statementFails" as const), 50) : fc.constant(undefined),
+    fc.boolean(),
+    // Drawn only in fault scenarios, so the fault-free property's draws stay as they were.
+    shape.faults ? fc.integer({ min: 1, max: ALARM_MAX_STATEMENT }) : fc.constant(1)
+  ).map(([own, rounds, action, rearm, faults, budget, raise, reportFails, parkingFault, bare, parkingStatement]) => {
     const script: HandlerScriptSpec = {
       outcome: "fail",
       ...(action === undefined ? {} : { onFailure: action }),
@@ -383,7 +391,7 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
       // The round that parks (the budget-th failure since enrollment, the default budget when none is
       // configured) breaks its first transaction: where a park report is queued (R18, R27).
       const injected = parkingFault !== undefined && round === (budget ?? UNCHANGED_ATTEMPT_BUDGET) - 1
-        ? { transaction: 1, phase: parkingFault }
+        ? { transaction: 1, phase: parkingFault, ...(parkingFault === "statementFails" ? { statement: parkingStatement } : {}) }
         : faults[round]
       commands.push({ op: "advanceToNextWake" })
       commands.push({
@@ -611,7 +619,7 @@ const typedTimeline = (): fc.Arbitrary<ReadonlyArray<Command>> =>
 
 /** Every kind of chunk with its weight (timelines: `SINGLE_WEIGHTS` per unit, so singles keep their 14 : 1 share). */
 const chunkEntries = (shape: ScenarioShape, r: Ranges): ReadonlyArray<ChunkEntry> => {
-  const timeline = (kind: ChunkKind, weight: number, arbitrary: fc.Arbitrary<ReadonlyArray<Command>>): ChunkEntry => ({
+  const timeline = (kind: AnyChunkKind, weight: number, arbitrary: fc.Arbitrary<ReadonlyArray<Command>>): ChunkEntry => ({
     kind,
     weight: weight * SINGLE_WEIGHTS,
     arbitrary
@@ -634,13 +642,14 @@ const chunkEntries = (shape: ScenarioShape, r: Ranges): ReadonlyArray<ChunkEntry
     timeline("writeOrderTimeline", 3, writeOrderTimeline()),
     timeline("cursorPassesTimeline", 1, cursorPassesTimeline()),
     timeline("parkedCrossRowTimeline", 1, parkedCrossRowTimeline()),
-    timeline("handleMisuseTimeline", 1, handleMisuseTimeline())
+    timeline("handleMisuseTimeline", 1, handleMisuseTimeline()),
+    ...(shape.faults ? [timeline("statementFaultTimeline", 1, statementFaultTimeline())] : [])
   ]
 }
 
 /** A chunk of a scenario with swarm profile `profile`: one of the kinds the profile keeps on. */
 const chunk = (shape: ScenarioShape, profile: SwarmProfile): fc.Arbitrary<ReadonlyArray<Command>> => {
-  const entries = chunkEntries(shape, rangesOf(profile)).filter((entry) => !profile.off.has(entry.kind))
+  const entries = chunkEntries(shape, rangesOf(profile)).filter((entry) => !(profile.off as ReadonlySet<AnyChunkKind>).has(entry.kind))
   if (entries.length === 0) throw new Error("swarm profile switched every chunk kind off")
   return fc.oneof(...entries.map(({ weight, arbitrary }) => ({ weight, arbitrary })))
 }

@@ -143,12 +143,20 @@ export const nextWakeAfter = (model: ModelState, atMs: number): number | null =>
   return next
 }
 
+/** The command without its storage fault (a fault the model voided is not injected). */
+export const withoutFault = (command: Command): Command => {
+  if (!("fault" in command) || command.fault === undefined) return command
+  const { fault: _fault, ...rest } = command
+  return rest as Command
+}
+
 /** The fault of a command in words, using the model's transaction labels. */
 export const faultWords = (command: Command, outcome: StepOutcome | null): string | undefined => {
   const words: Array<string> = []
   if ("fault" in command && command.fault !== undefined) {
     const label = outcome?.transactions[command.fault.transaction - 1]?.label
     words.push(describeStorageFault(command.fault, label, label !== undefined))
+    if (outcome?.faultVoided === true) words.push("not injected: that transaction fails on its own, and which error comes first depends on the implementation's statement order")
   }
   if ("reporterFails" in command && command.reporterFails === true) words.push("the reporter fails")
   if (command.op === "dispatch" && command.defaultReporter === true) words.push("no reporter provided (the default logs a warning)")

@@ -17,7 +17,7 @@ import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { requirementsOfSituations } from "./attribution.ts"
 import { alarmsChecks, observedRules, type Touch } from "./checks.ts"
-import { faultWords, modelOperation, nextWakeAfter, refKey, resolveCommand, touchedRefs, withoutReasons } from "./commands.ts"
+import { faultWords, modelOperation, nextWakeAfter, refKey, resolveCommand, touchedRefs, withoutFault, withoutReasons } from "./commands.ts"
 import { alarmsLivenessStep } from "./livenessPhase.ts"
 import { readPersistedLayout, UPSTREAM_LAYOUT } from "./persistedLayout.ts"
 import { legacyPlatformAlarmMs, readStoredWakes, writeLegacyLayout } from "./legacyLayout.ts"
@@ -132,7 +132,10 @@ const openingStep = (session: AlarmsSession, model: ModelState, scenario: Alarms
  *
  * @example const execute = executeAlarms(shippedAlarms)
  */
-export const executeAlarms = (implementation: AlarmsImplementation, options: { readonly liveness: boolean } = { liveness: false }) =>
+export const executeAlarms = (
+  implementation: AlarmsImplementation,
+  options: { readonly liveness: boolean; readonly requirements?: ReadonlyArray<string> } = { liveness: false }
+) =>
 (scenario: AlarmsScenario, environment: ExecutionEnvironment): Effect.Effect<ExecutionTrace, HarnessError, Scope.Scope> =>
   Effect.gen(function*() {
     const database = environment.database
@@ -171,7 +174,8 @@ export const executeAlarms = (implementation: AlarmsImplementation, options: { r
         const before = modelStatuses(model)
         const outcome = alarmsModel.step(model, operation)
         model = outcome.state
-        const called = yield* session.call(command, atMs)
+        // A statement fault the model voids (its transaction fails on its own first) is not injected.
+        const called = yield* session.call(outcome.faultVoided ? withoutFault(command) : command, atMs)
         const statuses = modelStatuses(model)
         const observed = yield* session.observe(apiRefsOf(command, before, statuses, index))
         const expectedResult = withoutReasons(toJson(outcome.result))
@@ -220,7 +224,8 @@ export const executeAlarms = (implementation: AlarmsImplementation, options: { r
     // After the fault window (the commands), the liveness phase runs to quiescence (livenessPhase.ts).
     return yield* runModelBased<Command | "liveness">({
       maxCommands: MAX_COMMANDS + 1,
-      attributor: alarmsAttributor,
+      // A divergence names only a requirement this property checks.
+      attributor: options.requirements === undefined ? alarmsAttributor : alarmsAttributor.within(options.requirements),
       ...(legacy.length > 0 && legacyLayout !== undefined
         ? { open: openingStep(session, model, scenario, epochMs, legacyLayout.kind, legacy.length, storedWakeChecks(database, dialect, model)) }
         : {}),

@@ -193,11 +193,12 @@ const setupStep = (session: RaceSession, row: RaceRowSpec, model: ModelState, at
   })
 
 /**
- * Builds the `execute` of `alarms/race` bound to `implementation`.
+ * Builds the `execute` of `alarms/race` bound to `implementation`; a divergence names only one of
+ * `requirements` (the property's own list), when given.
  *
  * @example const execute = executeAlarmsRace(shippedAlarms)
  */
-export const executeAlarmsRace = (implementation: AlarmsImplementation) =>
+export const executeAlarmsRace = (implementation: AlarmsImplementation, requirements?: ReadonlyArray<string>) =>
 (scenario: RaceScenario, environment: ExecutionEnvironment): Effect.Effect<ExecutionTrace, HarnessError, Scope.Scope> =>
   Effect.gen(function*() {
     const database = environment.database
@@ -212,7 +213,7 @@ export const executeAlarmsRace = (implementation: AlarmsImplementation) =>
     ]
     return yield* runModelBased<RaceCommand>({
       maxCommands: commands.length,
-      attributor: alarmsAttributor,
+      attributor: requirements === undefined ? alarmsAttributor : alarmsAttributor.within(requirements),
       step: (command) =>
         Effect.gen(function*() {
           const atMs = yield* nowMs

@@ -46,8 +46,18 @@ export const CHUNK_KINDS = [
   "handleMisuseTimeline"
 ] as const
 
-/** One chunk kind. */
+/** One chunk kind a profile can switch off. */
 export type ChunkKind = typeof CHUNK_KINDS[number]
+
+/**
+ * Chunk kinds no profile switches off, added after the swarm profiles existed: a kind added to
+ * `CHUNK_KINDS` would lengthen every profile's draw and shift every scenario after it, the fault-free
+ * property's included, so these stay outside the profile (each appears only in the shapes it fits).
+ */
+export const ALWAYS_ON_KINDS = ["statementFaultTimeline"] as const
+
+/** A chunk kind: one a profile can switch off, or one always on. */
+export type AnyChunkKind = ChunkKind | typeof ALWAYS_ON_KINDS[number]
 
 /** How far generated deadlines reach from the clock. */
 export type DeadlineRange = "default" | "near" | "far"

@@ -61,6 +61,30 @@ describe("crashes and lost reports", () => {
     expect(next.reporterCalls).toHaveLength(1)
   })
 
+  it("a failed statement rolls back like a refused commit; where the closure fails on its own the fault is void", () => {
+    const s0 = step(init(), schedule(0, oneShot("a", 100))).state
+    const failed = step(s0, { kind: "scheduleAlarm", nowMs: 0, input: oneShot("b", 10), fault: { transaction: 1, phase: "statementFails", statement: 5 } })
+    expect(failed.result).toEqual({ _tag: "Failure", error: { _tag: "StorageOperationError", reason: "statementFailed" } })
+    expect(failed.state.rows).toEqual(s0.rows)
+    expect(failed.state.platformAlarmMs).toBe(100)
+    expect(failed.transactions.map((entry) => entry.outcome)).toEqual(["statementFailed"])
+    expect(failed.situations).toContain("statementFailedRolledBack")
+    expect(failed.faultVoided).toBe(false)
+
+    // Which error comes first (the statement's or the closure's own) depends on the implementation's
+    // statement order: the model voids the fault and predicts the closure's own failure.
+    const own = step(s0, {
+      kind: "transaction",
+      nowMs: 0,
+      mutations: [{ kind: "scheduleAlarm", input: oneShot("b", 10) }],
+      closureFails: true,
+      fault: { transaction: 1, phase: "statementFails", statement: 1 }
+    })
+    expect(own.faultVoided).toBe(true)
+    expect(own.result).toEqual(step(s0, { kind: "transaction", nowMs: 0, mutations: [{ kind: "scheduleAlarm", input: oneShot("b", 10) }], closureFails: true }).result)
+    expect(own.state.rows).toEqual(s0.rows)
+  })
+
   it("a refused acknowledgement aborts the batch: the event is not handled and later rows are not dispatched", () => {
     const s0 = runAll(init(), [schedule(0, oneShot("a", 0)), schedule(0, oneShot("b", 1))]).state
     const outcome = step(s0, { ...dispatch(5), fault: { transaction: 1, phase: "commitRefused" } })

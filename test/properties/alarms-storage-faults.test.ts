@@ -28,7 +28,7 @@ import { catchingEverything, keepsGoingAfterCrash, withoutHookPoints } from "../
 const adapters = useNodeAdapters()
 
 /** Scenarios per adapter: the gate's budget on sqlite, fewer on the Postgres engines (slower per scenario). */
-const RUNS: Record<string, number> = { sqlite: DEFAULT_RUNS, pglite: 10, postgres: 20 }
+const RUNS: Record<string, number> = { sqlite: DEFAULT_RUNS, pglite: 12, postgres: 30 }
 
 const faultsProperty = (implementation?: AlarmsImplementation): PropertyDefinition<any> =>
   alarmsSuite(implementation).properties.find((property) => property.id === "alarms/faults")!

@@ -245,6 +245,25 @@ export const alarmWitnesses: Record<string, Witness> = {
           : `a refused COMMIT ended as ${Exit.isSuccess(exit) ? "a success" : error._tag === "Some" ? String(error.value) : "a defect"}, not a StorageOperationError`
       })
   },
+  "reconcile-swallows-statement-failure": {
+    run: (f) =>
+      Effect.gen(function*() {
+        // Whichever of the transaction's statements fails, the call fails and nothing of it is stored.
+        for (let statement = 1; statement <= 12; statement++) {
+          const id = `s${statement}`
+          f.boundary.arm({ transaction: 1, phase: "statementFails", statement })
+          const exit = yield* Effect.exit(schedule(f, id, 1_000))
+          f.boundary.arm(undefined)
+          const error = Exit.findErrorOption(exit)
+          if (!(error._tag === "Some" && error.value instanceof StorageOperationError)) {
+            return `with statement ${statement} failed, the schedule ended as ${Exit.isSuccess(exit) ? "a success" : "another failure"}, not a StorageOperationError`
+          }
+          const stored = yield* f.alarms.getAlarmStatus(ref(id))
+          if (stored !== undefined) return `with statement ${statement} failed, the alarm was stored anyway`
+        }
+        return null
+      })
+  },
   "spurious-wake-guard": {
     run: (f) =>
       Effect.gen(function*() {

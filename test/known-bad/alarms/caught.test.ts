@@ -25,9 +25,9 @@ const adapters = useNodeAdapters()
 /**
  * Wall-clock limit of one adapter's caught-loop over all known-bads: each failing property run now
  * searches its whole budget and minimizes every failed requirement (measured on 2 cores: sqlite about
- * 45 s; see the printed table for the others).
+ * 45 s idle, 80 s under load; pglite past 900 s at load 10-14; see the printed table for the others).
  */
-const CAUGHT_TIMEOUT_MS = 900_000
+const CAUGHT_TIMEOUT_MS = 1_800_000
 
 it("every known-bad implementation has an expectation", () => {
   expect(knownBadAlarms.map((bad) => bad.name).sort()).toEqual(Object.keys(EXPECTATIONS).sort())

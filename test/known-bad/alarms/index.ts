@@ -19,6 +19,7 @@ import { noTransactionLock } from "./no-transaction-lock.ts"
 import { parkRereported } from "./park-rereported.ts"
 import { reportBeforeCommit } from "./report-before-commit.ts"
 import { reportWithoutReread } from "./report-without-reread.ts"
+import { reconcileSwallowsStatementFailure } from "./reconcile-swallows-statement-failure.ts"
 import { serializationFailureDefect } from "./serialization-failure-defect.ts"
 import { spuriousWakeGuard } from "./spurious-wake-guard.ts"
 import type { KnownBadAlarms } from "./kit.ts"
@@ -46,6 +47,8 @@ export const knownBadAlarms: ReadonlyArray<KnownBadAlarms> = [
   spuriousWakeGuard,
   // A clean abort (the `commitRefused` fault): the only fault whose SqlError is a serialization failure.
   serializationFailureDefect,
+  // A failed statement (the `statementFails` fault): the only fault that fails one of the scheduler's own statements.
+  reconcileSwallowsStatementFailure,
   // Races (alarms/race): an external call during a pass; truly concurrent transactions (Postgres only).
   reportWithoutReread,
   ackIgnoresExternalWrite,

@@ -1,0 +1,34 @@
+/**
+ * Reconciling is treated as best effort: when reading the smallest `wake_at` fails, the scheduler keeps
+ * the platform alarm as it is and lets the transaction commit ("the next pass reconciles anyway"). On
+ * Postgres a failed statement aborts its transaction, so that COMMIT silently rolls everything back:
+ * the caller is told the schedule, cancel or acknowledgement succeeded, and nothing of it was stored.
+ * On SQLite the rows would commit with a stale platform alarm instead. Only a statement-level fault
+ * (`statementFails`) reaches it: the crash, lost-reply, platform-alarm and refused-commit faults never
+ * fail one of the scheduler's own statements.
+ *
+ * Breaks R4 (a transaction that does not commit fails the call with `StorageOperationError`; nothing
+ * of it commits) and R6 (reconcile is part of the transaction): ALM-004.
+ */
+import { Effect } from "effect"
+import { SCHEDULED_TABLE } from "../../../subjects/alarms/schema.ts"
+import { knownBadAlarm } from "./kit.ts"
+
+/** Reconcile-swallows-statement-failure known-bad variant. */
+export const reconcileSwallowsStatementFailure = knownBadAlarm({
+  name: "reconcile-swallows-statement-failure",
+  bug: "a failed statement while reconciling the platform alarm is swallowed as best effort, so the transaction is reported committed although the database aborted it",
+  breaks: ["ALM-004"],
+  pieces: {
+    reconcile: (runtime) => {
+      const sql = runtime.store.sql
+      return sql<{ readonly wake_at: unknown }>`SELECT wake_at FROM ${sql.literal(SCHEDULED_TABLE)} ORDER BY wake_at, storage_id LIMIT 1`.pipe(
+        Effect.matchEffect({
+          // "Best effort": keep the platform alarm as it is; the next pass reconciles anyway.
+          onFailure: () => Effect.void,
+          onSuccess: (rows) => (rows[0] === undefined ? runtime.platformAlarm.delete : runtime.platformAlarm.set(Number(rows[0].wake_at)))
+        })
+      )
+    }
+  }
+})
