@@ -12,9 +12,12 @@
  * conflicts, whole effect records and relational digests, and new cron N1 spellings. 0.5.0 adds the
  * refused-commit fault (alarms, clocks, content), the alarms race property (ALM-052, ALM-053), the
  * pool's span attributes (POL-013) and multiplexed-driver probes, and compares every alarm's stored
- * rows (with `getAlarmStatus` of the alarms a step can change) after each alarms step.
+ * rows (with `getAlarmStatus` of the alarms a step can change) after each alarms step. 0.6.0 adds the
+ * failed-statement fault (alarms), names only a property's own requirements in its divergences,
+ * probes the clocks journal's own contract, checks content chunks against their bytes and leaves
+ * content defaults to the implementation, and draws the refused commit in cron.
  */
-export const SUITE_VERSION = "0.5.0"
+export const SUITE_VERSION = "0.6.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
