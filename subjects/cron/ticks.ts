@@ -77,10 +77,10 @@ export const writeTicks = (context: TickWriterContext, ref: ActorRef, entries: R
  * points `cron.bootstrapBegun` and `cron.bootstrapWritten` let the harness hold it open.
  */
 export const bootstrapTicks = (context: TickWriterContext, ref: ActorRef, entries: ReadonlyArray<CronEntry>): Effect.Effect<void, SqlError> =>
-  context.sql.withTransaction(Effect.gen(function*() {
+  // As upstream: nothing to write, no transaction at all.
+  entries.length === 0 ? Effect.void : context.sql.withTransaction(Effect.gen(function*() {
     const { sql } = context
     yield* hookPoint("cron.bootstrapBegun")
-    if (entries.length === 0) return
     yield* sql`INSERT INTO ${sql.literal(GENERATIONS_TABLE)} (routing_key, tenant_id, actor_type, actor_id)
       VALUES (${routingKeyOf(ref.tenant)}, ${ref.tenant}, ${ref.actor}, ${ref.id}) ON CONFLICT DO NOTHING`
     yield* writeTicks(context, ref, entries, yield* Clock.currentTimeMillis)
