@@ -330,11 +330,44 @@ const removeDirectory = (directory: string) => {
   }
 }
 
+/** Bound on the synchronous wait for a server to exit inside an exit or signal handler. */
+const EXIT_WAIT_MS = 5_000
+const EXIT_POLL_MS = 20
+
+/** True while `pid` runs; an exited child not yet reaped (a zombie) counts as stopped. */
+const runningNow = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)
+    return state !== "Z" && state !== "X"
+  } catch {
+    // No /proc (not Linux) or the process is gone: fall back to a signal-0 probe.
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+}
+
+/**
+ * Blocks (an exit handler cannot await) until `pid` has exited, at most `EXIT_WAIT_MS`. Removing the
+ * directory while the server still writes into it can leave files behind (`rmSync` races the writes).
+ */
+const awaitExitSync = (pid: number) => {
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (let waitedMs = 0; waitedMs < EXIT_WAIT_MS && runningNow(pid); waitedMs += EXIT_POLL_MS) Atomics.wait(pause, 0, 0, EXIT_POLL_MS)
+}
+
 const killAllNow = () => {
   for (const server of live) {
     const child = server.child
     // Immediate shutdown: the only thing that can finish while the process is exiting.
-    if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGQUIT")
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGQUIT")
+      if (child.pid !== undefined) awaitExitSync(child.pid)
+    }
     removeDirectory(server.directory)
   }
   live.clear()

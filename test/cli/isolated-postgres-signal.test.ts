@@ -71,6 +71,8 @@ describe("an isolated built-in postgres adapter", () => {
       cli.kill("SIGTERM")
       await exited(cli)
       await waitFor("the server to stop", () => (stopped(server.pid) ? true : undefined))
+      // The child removes the directory after the server exits, in its own time: wait for it (bounded).
+      await waitFor("the data directory to be removed", () => (existsSync(server.directory) ? undefined : true))
       expect(existsSync(server.directory)).toBe(false)
     } finally {
       cli.kill("SIGKILL")
