@@ -109,3 +109,27 @@ export const describeStorageFault = (fault: StorageFault, label: string | undefi
       return `statement ${fault.statement ?? 1} of ${where} fails (deadlock victim) and aborts it, or its COMMIT is refused if it runs fewer: it rolls back, the process goes on`
   }
 }
+
+/**
+ * Whether a model voids a drawn fault: a failed statement in a transaction whose body fails on its
+ * own. Which error surfaces first then depends on the implementation's statement order, which no
+ * reference rule fixes, so the harness does not inject the fault and the step's words say so.
+ *
+ * @example voidsStorageFault("statementFails", true) // true
+ */
+export const voidsStorageFault = (phase: StorageFaultPhase, bodyFailsOnItsOwn: boolean): boolean =>
+  phase === "statementFails" && bodyFailsOnItsOwn
+
+/** The step's fault words for a fault its model voided (`voidsStorageFault`). */
+export const VOIDED_FAULT_WORDS = "not injected: that transaction fails on its own, and which error comes first depends on the implementation's statement order"
+
+/**
+ * The command without its storage fault (`fault`), for a fault the model voided.
+ *
+ * @example withoutStorageFault({ op: "cancel", fault: { transaction: 1, phase: "statementFails" } }) // { op: "cancel" }
+ */
+export const withoutStorageFault = <C extends object>(command: C): C => {
+  if (!("fault" in command) || command.fault === undefined) return command
+  const { fault: _fault, ...rest } = command as C & { readonly fault?: StorageFault }
+  return rest as C
+}

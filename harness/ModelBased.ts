@@ -42,7 +42,10 @@ export interface ExecutedStep {
 export interface ModelBasedSubject<Command> {
   /** Commands beyond this bound are not run (generators stay far below it). */
   readonly maxCommands: number
+  /** The subject's whole catalog; the loop narrows it to `requirements`. */
   readonly attributor: Attributor
+  /** The property's own requirement IDs (`ExecutionEnvironment.requirements`): the only ones a divergence names. */
+  readonly requirements: ReadonlyArray<string>
   /** An opening step before the commands (e.g. opening storage of an older layout), if any. */
   readonly open?: Effect.Effect<ExecutedStep | null, HarnessError>
   /** Executes `command` on the implementation and the model and compares every observable. */
@@ -142,6 +145,7 @@ export const runModelBased = <Command>(
   commands: ReadonlyArray<Command>
 ): Effect.Effect<ExecutionTrace, HarnessError> =>
   Effect.gen(function*() {
+    const attributor = subject.attributor.within(subject.requirements)
     const steps: Array<StepRecord> = []
     const covered = new Set<string>()
     const situations = new Set<string>()
@@ -151,7 +155,7 @@ export const runModelBased = <Command>(
       for (const id of executed.covered) covered.add(id)
       for (const situation of executed.situations ?? []) situations.add(situation)
       const mismatch = firstMismatch(executed.checks)
-      return mismatch === undefined ? null : divergenceOf(mismatch, subject.attributor, index, executed.described)
+      return mismatch === undefined ? null : divergenceOf(mismatch, attributor, index, executed.described)
     }
     let divergence: Divergence | null = null
     const opening = subject.open === undefined ? null : yield* subject.open

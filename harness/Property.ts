@@ -78,6 +78,12 @@ export interface ExecutionEnvironment {
   readonly adapterName: string
   /** The adapter's SQL dialect, so a subject picks its dialect file without guessing. */
   readonly dialect: Dialect
+  /**
+   * The property's own requirement IDs (`PropertyDefinition.requirements`), set by the runner: the
+   * model-based loop attributes a disagreement among these only, so a property never names a
+   * requirement it does not check.
+   */
+  readonly requirements: ReadonlyArray<string>
 }
 
 /** A model-based property of one subject. `S` is the scenario type: plain JSON data. */

@@ -128,7 +128,7 @@ export const executeScenario = (
     }
     const ran = yield* Effect.exit(Effect.gen(function*() {
       const database = yield* guard("open", Scope.provide(scope)(adapter.open({ connections: property.connections ?? 1 })))
-      const environment = { database, capabilities: adapter.capabilities, adapterName: adapter.name, dialect: adapter.dialect }
+      const environment = { database, capabilities: adapter.capabilities, adapterName: adapter.name, dialect: adapter.dialect, requirements: property.requirements }
       return yield* guard("scenario", Scope.provide(scope)(withRunEnvironment(scenarioRandomSeed(scenario), property.execute(scenario, environment))))
     })).pipe(
       // Interrupted from outside (Ctrl-C): still release the database, within the same limit.

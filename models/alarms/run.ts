@@ -14,6 +14,7 @@ import {
   type RowView,
   type ScheduledRow
 } from "./state.ts"
+import { voidsStorageFault } from "../../harness/Faults.ts"
 import type { TransactionFault } from "./operations.ts"
 
 /** A handler pass (R22): the row snapshot read at batch start, whether it is still running, the batch's parked list. */
@@ -134,7 +135,7 @@ export const runTransaction = <A>(
   }
   const outcome = closure(draft)
   if (!outcome.ok) {
-    if (fault === "statementFails") run.faultVoided = true
+    if (fault !== undefined && voidsStorageFault(fault, true)) run.faultVoided = true
     run.transactions.push({ ordinal, label, outcome: "rolledBack", platformAlarmMs: before })
     return outcome
   }

@@ -3,7 +3,7 @@
  * resolved against the model's state, the alarms a command writes, the next wake, and a command's
  * faults in words.
  */
-import { describeStorageFault } from "../../harness/Faults.ts"
+import { describeStorageFault, VOIDED_FAULT_WORDS } from "../../harness/Faults.ts"
 import type { Json } from "../../harness/Property.ts"
 import {
   type ModelState,
@@ -143,20 +143,13 @@ export const nextWakeAfter = (model: ModelState, atMs: number): number | null =>
   return next
 }
 
-/** The command without its storage fault (a fault the model voided is not injected). */
-export const withoutFault = (command: Command): Command => {
-  if (!("fault" in command) || command.fault === undefined) return command
-  const { fault: _fault, ...rest } = command
-  return rest as Command
-}
-
 /** The fault of a command in words, using the model's transaction labels. */
 export const faultWords = (command: Command, outcome: StepOutcome | null): string | undefined => {
   const words: Array<string> = []
   if ("fault" in command && command.fault !== undefined) {
     const label = outcome?.transactions[command.fault.transaction - 1]?.label
     words.push(describeStorageFault(command.fault, label, label !== undefined))
-    if (outcome?.faultVoided === true) words.push("not injected: that transaction fails on its own, and which error comes first depends on the implementation's statement order")
+    if (outcome?.faultVoided === true) words.push(VOIDED_FAULT_WORDS)
   }
   if ("reporterFails" in command && command.reporterFails === true) words.push("the reporter fails")
   if (command.op === "dispatch" && command.defaultReporter === true) words.push("no reporter provided (the default logs a warning)")

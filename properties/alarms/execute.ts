@@ -7,6 +7,7 @@
  */
 import { Effect, type Scope } from "effect"
 import type { Dialect } from "../../adapters/contract.ts"
+import { withoutStorageFault } from "../../harness/Faults.ts"
 import { type Check, type ExecutedStep, jsonEqual, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
@@ -17,7 +18,7 @@ import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { requirementsOfSituations } from "./attribution.ts"
 import { alarmsChecks, observedRules, type Touch } from "./checks.ts"
-import { faultWords, modelOperation, nextWakeAfter, refKey, resolveCommand, touchedRefs, withoutFault, withoutReasons } from "./commands.ts"
+import { faultWords, modelOperation, nextWakeAfter, refKey, resolveCommand, touchedRefs, withoutReasons } from "./commands.ts"
 import { alarmsLivenessStep } from "./livenessPhase.ts"
 import { readPersistedLayout, UPSTREAM_LAYOUT } from "./persistedLayout.ts"
 import { legacyPlatformAlarmMs, readStoredWakes, writeLegacyLayout } from "./legacyLayout.ts"
@@ -134,7 +135,7 @@ const openingStep = (session: AlarmsSession, model: ModelState, scenario: Alarms
  */
 export const executeAlarms = (
   implementation: AlarmsImplementation,
-  options: { readonly liveness: boolean; readonly requirements?: ReadonlyArray<string> } = { liveness: false }
+  options: { readonly liveness: boolean } = { liveness: false }
 ) =>
 (scenario: AlarmsScenario, environment: ExecutionEnvironment): Effect.Effect<ExecutionTrace, HarnessError, Scope.Scope> =>
   Effect.gen(function*() {
@@ -175,7 +176,7 @@ export const executeAlarms = (
         const outcome = alarmsModel.step(model, operation)
         model = outcome.state
         // A statement fault the model voids (its transaction fails on its own first) is not injected.
-        const called = yield* session.call(outcome.faultVoided ? withoutFault(command) : command, atMs)
+        const called = yield* session.call(outcome.faultVoided ? withoutStorageFault(command) : command, atMs)
         const statuses = modelStatuses(model)
         const observed = yield* session.observe(apiRefsOf(command, before, statuses, index))
         const expectedResult = withoutReasons(toJson(outcome.result))
@@ -225,7 +226,8 @@ export const executeAlarms = (
     return yield* runModelBased<Command | "liveness">({
       maxCommands: MAX_COMMANDS + 1,
       // A divergence names only a requirement this property checks.
-      attributor: options.requirements === undefined ? alarmsAttributor : alarmsAttributor.within(options.requirements),
+      attributor: alarmsAttributor,
+      requirements: environment.requirements,
       ...(legacy.length > 0 && legacyLayout !== undefined
         ? { open: openingStep(session, model, scenario, epochMs, legacyLayout.kind, legacy.length, storedWakeChecks(database, dialect, model)) }
         : {}),

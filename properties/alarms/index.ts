@@ -80,7 +80,7 @@ const property = (
   needs: [],
   implementation: implementation.name,
   scenario: () => alarmsScenario(shape),
-  execute: (scenario: AlarmsScenario, environment) => executeAlarms(implementation, { liveness: WITH_LIVENESS.includes(id), requirements })(scenario, environment),
+  execute: (scenario: AlarmsScenario, environment) => executeAlarms(implementation, { liveness: WITH_LIVENESS.includes(id) })(scenario, environment),
   truncate: truncateAlarmsScenario
 })
 
@@ -135,7 +135,7 @@ export const alarmsSuite = (implementation: AlarmsImplementation = shippedAlarms
       interleaving: ALARMS_RACE_INTERLEAVING,
       implementation: implementation.name,
       scenario: () => raceScenarioArbitrary(),
-      execute: executeAlarmsRace(implementation, RACE_REQUIREMENTS)
+      execute: executeAlarmsRace(implementation)
     }
   ],
   situations: ALARM_SITUATIONS

@@ -193,12 +193,11 @@ const setupStep = (session: RaceSession, row: RaceRowSpec, model: ModelState, at
   })
 
 /**
- * Builds the `execute` of `alarms/race` bound to `implementation`; a divergence names only one of
- * `requirements` (the property's own list), when given.
+ * Builds the `execute` of `alarms/race` bound to `implementation`.
  *
  * @example const execute = executeAlarmsRace(shippedAlarms)
  */
-export const executeAlarmsRace = (implementation: AlarmsImplementation, requirements?: ReadonlyArray<string>) =>
+export const executeAlarmsRace = (implementation: AlarmsImplementation) =>
 (scenario: RaceScenario, environment: ExecutionEnvironment): Effect.Effect<ExecutionTrace, HarnessError, Scope.Scope> =>
   Effect.gen(function*() {
     const database = environment.database
@@ -213,7 +212,8 @@ export const executeAlarmsRace = (implementation: AlarmsImplementation, requirem
     ]
     return yield* runModelBased<RaceCommand>({
       maxCommands: commands.length,
-      attributor: requirements === undefined ? alarmsAttributor : alarmsAttributor.within(requirements),
+      attributor: alarmsAttributor,
+      requirements: environment.requirements,
       step: (command) =>
         Effect.gen(function*() {
           const atMs = yield* nowMs

@@ -133,6 +133,7 @@ export const executeClocks = (implementation: ClocksImplementation, comparison: 
     return yield* runModelBased<FaultedCommand | "liveness">({
       maxCommands: MAX_COMMANDS + 1,
       attributor: clocksAttributor,
+      requirements: environment.requirements,
       step: (command, index) => (command === "liveness" ? state.liveness.step(index) : commandStep(session, environment, comparison, state, command, index))
     }, comparison === "invariants" ? [...commands, "liveness"] : commands)
   }).pipe(Effect.provideService(References.MinimumLogLevel, "None"))

@@ -154,7 +154,7 @@ export const executeContent = (implementation: ContentImplementation) =>
         return yield* callStep(session, database, run, command, atMs)
       })
 
-    return yield* runModelBased<Command>({ maxCommands: MAX_COMMANDS, attributor: contentAttributor, step }, scenario.commands)
+    return yield* runModelBased<Command>({ maxCommands: MAX_COMMANDS, attributor: contentAttributor, requirements: environment.requirements, step }, scenario.commands)
   })
 
 /** JSON of a value for traces. */

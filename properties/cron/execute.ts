@@ -256,5 +256,5 @@ export const executeCron = (implementation: CronImplementation) =>
         return executed
       })
 
-    return yield* runModelBased<Command>({ maxCommands: MAX_COMMANDS, attributor: cronAttributor, step: commandStep }, runningCommands(scenario))
+    return yield* runModelBased<Command>({ maxCommands: MAX_COMMANDS, attributor: cronAttributor, requirements: environment.requirements, step: commandStep }, runningCommands(scenario))
   })

@@ -201,7 +201,7 @@ export const executePool = (implementation: PoolImplementation) =>
         return executed
       })
 
-    const subject: ModelBasedSubject<StepCommand> = { maxCommands: MAX_EXECUTED_COMMANDS, attributor: poolAttributor, step }
+    const subject: ModelBasedSubject<StepCommand> = { maxCommands: MAX_EXECUTED_COMMANDS, attributor: poolAttributor, requirements: environment.requirements, step }
     const probes: ReadonlyArray<StepCommand> = [...scenario.surface ?? [], ...scenario.ownPool ?? []].map((probe) => ({ op: "surface", probe }))
     const trace = yield* runModelBased(subject, [...probes, ...scenario.commands, { op: "probe" }])
     yield* driver.interruptAll
