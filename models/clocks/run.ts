@@ -6,6 +6,7 @@
  * storage error; refused commit: rolled back, the caller sees a storage error, the process goes on),
  * and every durable emit of A its ordinal for journal faults.
  */
+import { voidsStorageFault } from "../../harness/Faults.ts"
 import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, retryDelayMs } from "./keys.ts"
 import { canonicalText } from "./keys.ts"
 import { type AppliedRace, type ClockState, type FaultedCommand, FLOW, type Json, type ModelState, type ProcessName, type RecordState, type Resume, type TimerState } from "./types.ts"
@@ -50,6 +51,8 @@ export class Run {
   keptInBackoff = false
   /** The fire race that applied (set by `advance`). */
   race: AppliedRace | null = null
+  /** A `statementFails` fault named a transaction whose body failed on its own (`voidsStorageFault`). */
+  faultVoided = false
   fault: FaultedCommand["fault"]
   journalFault: number | undefined
   /** The process whose storage transactions and durable emits the command's faults strike (B's own sweeps; A otherwise). */
@@ -88,11 +91,15 @@ export class Run {
     }
     const fault = this.fault?.transaction === ordinal ? this.fault.phase : undefined
     if (fault === "inside") throw new Crash(ordinal, "inside", process)
-    if (failure !== undefined) throw failure
+    if (failure !== undefined) {
+      if (fault !== undefined && voidsStorageFault(fault, true)) this.faultVoided = true
+      throw failure
+    }
     // The database refused the COMMIT (a clean abort): a failure like any other inside the state
     // transaction, so rows and records roll back together (C4) and the caller sees the storage error;
-    // a refused fire is retried with backoff like any failed fire (C11); nothing is armed (C8).
-    if (fault === "commitRefused") {
+    // a refused fire is retried with backoff like any failed fire (C11); nothing is armed (C8). A
+    // failed statement aborts the transaction the same way, whichever of its statements it was.
+    if (fault === "commitRefused" || fault === "statementFails") {
       this.reached.add("C4")
       throw new Defect(journalOwn ? "JournalError:unavailable" : "SqlError")
     }

@@ -224,7 +224,8 @@ const BASE_RULES: Readonly<Record<Command["op"], ObservableRules>> = {
  * The rules of a step: the command's, plus what happened. A storage fault or a failing journal write
  * adds C4 (what commits together); a fire retried in the step adds C11 to its resumes; a fire with the
  * lossy sink latched adds C3's "flush failures are ignored" to its resumes. Attribution picks the
- * requirement citing most of them, so the added cause wins over the command's own rule.
+ * requirement citing most of them, the first in rule order among equals, and the added causes come
+ * first, so the added cause wins over the command's own rule.
  */
 const rulesOf = (command: FaultedCommand, run: Run, crashed: boolean, result: Json): ObservableRules => {
   const base = BASE_RULES[command.op]
@@ -239,8 +240,10 @@ const rulesOf = (command: FaultedCommand, run: Run, crashed: boolean, result: Js
   // deferredDoneIfWaiting's Created/Existing answer is C5's first-writer rule; NotWaiting is C6's.
   const resultRules = conflict ? ["C2"] : command.op === "deferredDoneIfWaiting" && answer !== "NotWaiting" && answer !== undefined ? ["C5"] : base.result
   return {
-    result: [...kept, ...resultRules, ...retried, ...(conflict ? [] : durable)],
-    resumes: [...kept, ...base.resumes, ...retried, ...durable],
+    // The added causes come first: where a requirement of the command's own rule cites as many, the
+    // cause still wins (attribution names the first in rule order among equals).
+    result: [...kept, ...retried, ...(conflict ? [] : durable), ...resultRules],
+    resumes: [...kept, ...retried, ...durable, ...base.resumes],
     deferreds: [...kept, ...(faulted ? durable : base.deferreds)],
     clocks: [...kept, ...(faulted ? durable : base.clocks)],
     journal: [...kept, ...(faulted ? durable : base.journal)]
@@ -279,6 +282,7 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     flushes: run.flushes,
     rules: rulesOf(operation.command, run, crashed, result),
     reached: [...run.reached].sort(),
+    faultVoided: run.faultVoided,
     why: `${operation.command.op} at ${operation.atMs}: ${crashed ? "the process crashed and restarted with its registration sweep" : "it ran to the end"}`
   }
 }

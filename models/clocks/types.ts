@@ -74,10 +74,17 @@ export interface ModelState {
   readonly seq: number
 }
 
-/** A storage fault on the n-th outermost transaction of process A in one operation. */
+/**
+ * A storage fault on the n-th outermost transaction of process A in one operation. `statementFails`:
+ * the transaction's `statement`-th statement fails and aborts it (or its COMMIT is refused when it runs
+ * fewer), which the model treats as `commitRefused`; where the transaction's body fails on its own the
+ * model voids it (`StepOutcome.faultVoided`) and the harness does not inject it.
+ */
 export interface TransactionFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused"
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused" | "statementFails"
+  /** For `statementFails`: which outermost-level statement fails (the model needs no statement count). */
+  readonly statement?: number
 }
 
 /**
@@ -189,6 +196,8 @@ export interface StepOutcome {
   readonly rules: ObservableRules
   /** Rules of what the step reached (coverage). */
   readonly reached: ReadonlyArray<string>
+  /** A `statementFails` fault named a transaction whose body fails on its own: it is not injected. */
+  readonly faultVoided: boolean
   /** One plain sentence: why the model expects this. */
   readonly why: string
 }

@@ -6,6 +6,7 @@ import * as fc from "fast-check"
 import { storageFaultArbitrary } from "../../harness/Faults.ts"
 import { releaseOrderArbitrary } from "../../harness/Interleaving.ts"
 import { type Command, type FaultedCommand, type FireRace, type Json, OTHER_FLOW, type TransactionFault } from "../../models/clocks/index.ts"
+import { statementFaultsArbitrary, withStatementFaults } from "./statementFaults.ts"
 
 /** A scenario: the commands, in order (the liveness property appends its phase itself). */
 export interface ClocksScenario {
@@ -28,6 +29,8 @@ export interface ScenarioShape {
   readonly races: boolean
   /** Rewinds that keep the journal records (conflicts on re-completion). */
   readonly rowOnlyRewinds: boolean
+  /** Failed statements (`statementFaults.ts`) on A's faultable commands, drawn after the commands. */
+  readonly statementFaults: boolean
   readonly maxCommands: number
 }
 
@@ -267,12 +270,17 @@ const faultsOf = (shape: ScenarioShape, faulted: FaultedCommand, command: Comman
  * races draws the race timeline as often as any other timeline unit (a race is what that property is
  * for; among the other timelines it came one time in ten).
  */
-export const clocksScenario = (shape: ScenarioShape): fc.Arbitrary<ClocksScenario> =>
-  fc.array(
+export const clocksScenario = (shape: ScenarioShape): fc.Arbitrary<ClocksScenario> => {
+  const commands = fc.array(
     fc.oneof(
       { weight: 3, arbitrary: faultedCommand(shape).map((command): ReadonlyArray<FaultedCommand> => [command]) },
       { weight: 2, arbitrary: timelineArbitrary(shape) },
       ...(shape.races ? [{ weight: 2, arbitrary: raceTimeline(shape) }] : [])
     ),
     { minLength: 1, maxLength: shape.maxCommands }
-  ).map((units) => ({ commands: units.flat().slice(0, shape.maxCommands) }))
+  ).map((units) => units.flat().slice(0, shape.maxCommands))
+  if (!shape.statementFaults) return commands.map((drawn) => ({ commands: drawn }))
+  return fc.tuple(commands, statementFaultsArbitrary).map(([drawn, statementFaults]) => ({
+    commands: withStatementFaults(drawn, statementFaults, (command) => faultable(shape, command))
+  }))
+}

@@ -9,6 +9,7 @@
  * (`livenessPhase.ts`), so a bug that only loses work is caught by the liveness requirements.
  */
 import { Effect, References, type Scope } from "effect"
+import { VOIDED_FAULT_WORDS, withoutStorageFault } from "../../harness/Faults.ts"
 import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { nowMs } from "../../harness/VirtualClock.ts"
@@ -32,9 +33,11 @@ export const MAX_COMMANDS = 60
 /** How a property compares each step. */
 export type Comparison = "model" | "invariants"
 
-const faultWords = (command: FaultedCommand): string | undefined => {
+const faultWords = (command: FaultedCommand, voided: boolean): string | undefined => {
   const words = [
-    command.fault === undefined ? undefined : `${command.fault.phase} storage transaction ${command.fault.transaction}`,
+    command.fault === undefined
+      ? undefined
+      : `${command.fault.phase} storage transaction ${command.fault.transaction}${command.fault.statement === undefined ? "" : ` statement ${command.fault.statement}`}${voided ? ` (${VOIDED_FAULT_WORDS})` : ""}`,
     command.journalFault === undefined ? undefined : `durable emit ${command.journalFault} fails`
   ].filter((word) => word !== undefined)
   return words.length === 0 ? undefined : words.join(", ")
@@ -78,7 +81,8 @@ const commandStep = (
     const raced = clocksModel.step(state.model, { command, atMs })
     const resumesBefore = session.resumeLog().length
     const flushFailuresBefore = session.flushFailures()
-    const result = yield* session.call(command, index, raced.fireInstantsMs, raced.race)
+    // A failed statement the model voids (the transaction fails on its own first) is not injected.
+    const result = yield* session.call(raced.faultVoided ? withoutStorageFault(command) : command, index, raced.fireInstantsMs, raced.race)
     const race = session.lastRace()
     // An implementation that never reached the race's hook points ran its fires unordered: compare with the model without the race.
     const outcome = race === null || race.realized ? raced : clocksModel.step(state.model, { command: withoutRace(command), atMs })
@@ -95,7 +99,7 @@ const commandStep = (
         ...(index === 0 ? state.journalProbe : [])
       ]
       : invariantChecks(observed, state.memory)
-    const fault = [faultWords(command), race === null ? undefined : raceWords(raced, race)].filter((words) => words !== undefined).join("; ") || undefined
+    const fault = [faultWords(command, outcome.faultVoided), race === null ? undefined : raceWords(raced, race)].filter((words) => words !== undefined).join("; ") || undefined
     const executed: ExecutedStep = {
       record: {
         operation: command.op,

@@ -1,7 +1,7 @@
 /**
  * What the tests expect of each known-bad clocks implementation: the properties to try, in order,
  * until one fails, a bound on the steps of every minimized counterexample (measured on all adapters:
- * 1 to 8; a scenario has at most 8 commands, the liveness property 7 plus its liveness step), and, for the liveness bugs, the liveness requirements the failure must be
+ * 1 to 8; a scenario has at most 8 commands, `clocks/faults` 8 plus a 2-command statement-fault timeline, the liveness property 7 plus its liveness step), and, for the liveness bugs, the liveness requirements the failure must be
  * reported under (they must be caught by the liveness check, not by accident).
  */
 
@@ -41,5 +41,6 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "intended-after-effect": { properties: FAULTS_FIRST, maxSteps: 8 },
   "rearm-fired-clock": { properties: MODEL_FIRST, maxSteps: 8 },
   "unstable-wake-id": { properties: MODEL_FIRST, maxSteps: 8 },
-  "cas-owner-fenced": { properties: CONCURRENT_ONLY, maxSteps: 8 }
+  "cas-owner-fenced": { properties: CONCURRENT_ONLY, maxSteps: 8 },
+  "consume-swallows-statement-failure": { properties: FAULTS_FIRST, maxSteps: 8 }
 }

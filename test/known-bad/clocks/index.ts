@@ -14,6 +14,7 @@ import { b9NoClockCompletedRecord } from "./b9-no-clock-completed-record.ts"
 import { casOwnerFenced } from "./cas-owner-fenced.ts"
 import { casUnconditional } from "./cas-unconditional.ts"
 import { consumeEveryRead } from "./consume-every-read.ts"
+import { consumeSwallowsStatementFailure } from "./consume-swallows-statement-failure.ts"
 import { intendedAfterEffect } from "./intended-after-effect.ts"
 import type { KnownBadClocks } from "./kit.ts"
 import { lastWriterWins } from "./last-writer-wins.ts"
@@ -43,5 +44,6 @@ export const knownBadClocks: ReadonlyArray<KnownBadClocks> = [
   intendedAfterEffect,
   rearmFiredClock,
   unstableWakeId,
-  casOwnerFenced
+  casOwnerFenced,
+  consumeSwallowsStatementFailure
 ]

@@ -1,0 +1,68 @@
+/**
+ * Drawing the failed-statement fault (`statementFails`, `StatementFault.ts`) after a scenario's
+ * commands, for any subject: a subject that adds the fault this way keeps every command draw of its
+ * properties as it was (fast-check draws a tuple's parts in order), so a counterexample found before
+ * keeps its bytes. The drawn faults go to commands that take faults and carry none yet.
+ */
+import * as fc from "fast-check"
+import type { StorageFault } from "./Faults.ts"
+
+/**
+ * Statements a `statementFails` fault names: the first most often (every transaction has one), 2 to 4
+ * often, up to 12 sometimes, for implementations that run more (one that ensures its tables in every
+ * transaction, say). A transaction that runs fewer is refused at COMMIT instead, which a model treats
+ * alike, so large ordinals are never wasted, only less sharp.
+ */
+export const statementOrdinalArbitrary: fc.Arbitrary<number> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant(1) },
+  { weight: 3, arbitrary: fc.integer({ min: 2, max: 4 }) },
+  { weight: 2, arbitrary: fc.integer({ min: 5, max: 12 }) }
+)
+
+/** One drawn statement fault: which free command (modulo their count), which transaction, which statement. */
+export interface DrawnStatementFault {
+  readonly pick: number
+  readonly transaction: number
+  readonly statement: number
+}
+
+/**
+ * Up to `maxFaults` statement faults, each on transaction 1 twice as often as on 2 to `maxTransaction`
+ * (most calls run one transaction).
+ */
+export const drawnStatementFaultsArbitrary = (maxTransaction: number, maxFaults: number): fc.Arbitrary<ReadonlyArray<DrawnStatementFault>> =>
+  fc.array(
+    fc.record({
+      pick: fc.nat({ max: 63 }),
+      transaction: fc.oneof({ weight: 2, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: Math.min(2, maxTransaction), max: maxTransaction }) }),
+      statement: statementOrdinalArbitrary
+    }),
+    { maxLength: maxFaults }
+  )
+
+/** The `statementFails` fault on `transaction`'s `statement`-th statement. */
+export const statementFault = (transaction: number, statement: number): StorageFault & { readonly phase: "statementFails" } => ({
+  transaction,
+  phase: "statementFails",
+  statement
+})
+
+/**
+ * Gives each drawn fault to the `pick`-th (modulo their count) of the commands that `takesFaults` and
+ * carry no `fault` yet; a draw with no such command left is dropped.
+ */
+export const assignStatementFaults = <C extends object>(
+  commands: ReadonlyArray<C>,
+  drawn: ReadonlyArray<DrawnStatementFault>,
+  takesFaults: (command: C) => boolean
+): ReadonlyArray<C> => {
+  const faulted = [...commands]
+  const unfaulted = (command: C) => !("fault" in command) || command.fault === undefined
+  for (const { pick, transaction, statement } of drawn) {
+    const free = faulted.flatMap((command, index) => (takesFaults(command) && unfaulted(command) ? [index] : []))
+    if (free.length === 0) break
+    const index = free[pick % free.length]!
+    faulted[index] = { ...faulted[index]!, fault: statementFault(transaction, statement) }
+  }
+  return faulted
+}
