@@ -66,3 +66,34 @@ export const assignStatementFaults = <C extends object>(
   }
   return faulted
 }
+
+/** Most commands a subject's targeted statement-fault timeline may append. */
+export const MAX_STATEMENT_TIMELINE_COMMANDS = 2
+
+/** The statement faults of one scenario: a subject's targeted timeline and faults on the drawn commands. */
+export interface DrawnStatementFaults<C> {
+  readonly timeline: ReadonlyArray<C>
+  readonly onCommands: ReadonlyArray<DrawnStatementFault>
+}
+
+/**
+ * A scenario's statement faults: the subject's `timeline` (at most `MAX_STATEMENT_TIMELINE_COMMANDS`
+ * commands, one of them carrying a `statementFails` fault) and up to `maxFaults` faults on its drawn
+ * commands, on transactions 1 to `maxTransaction`.
+ */
+export const drawnStatementFaults = <C>(timeline: fc.Arbitrary<ReadonlyArray<C>>, maxTransaction: number, maxFaults: number): fc.Arbitrary<DrawnStatementFaults<C>> =>
+  fc.record({ timeline, onCommands: drawnStatementFaultsArbitrary(maxTransaction, maxFaults) })
+
+/**
+ * The drawn commands with their statement faults (`assignStatementFaults`), then the targeted
+ * timeline: appended, so a divergence the drawn commands show stays at the same step, and a scenario
+ * holds at most its shape's commands plus `MAX_STATEMENT_TIMELINE_COMMANDS`.
+ */
+export const withStatementFaults = <C extends object>(
+  commands: ReadonlyArray<C>,
+  drawn: DrawnStatementFaults<C>,
+  takesFaults: (command: C) => boolean
+): ReadonlyArray<C> => {
+  if (drawn.timeline.length > MAX_STATEMENT_TIMELINE_COMMANDS) throw new Error(`a statement-fault timeline has more than ${MAX_STATEMENT_TIMELINE_COMMANDS} commands`)
+  return [...assignStatementFaults(commands, drawn.onCommands, takesFaults), ...drawn.timeline]
+}

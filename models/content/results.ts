@@ -17,11 +17,11 @@ export const success = (value: unknown): ModelResult => ({ _tag: "Success", valu
 /** A failure naming the error (its tag, or `InvalidContentRef:<reason>`). */
 export const failure = (error: string): ModelResult => ({ _tag: "Failure", error })
 
-/** The result of a call whose `fault` struck: a crash, or a storage error for a lost reply or a refused commit. */
+/** The result of a call whose `fault` struck: a crash, or a storage error for a lost reply, a refused commit or a failed statement. */
 export const faultResult = (fault: ReachedFault): ModelResult =>
-  fault.phase === "lostReply" || fault.phase === "commitRefused"
+  fault.phase === "lostReply" || fault.phase === "commitRefused" || fault.phase === "statementFails"
     ? failure("SqlError")
     : { _tag: "Crashed", transaction: fault.transaction, phase: fault.phase }
 
-/** Whether the fault's transaction committed (after commit, lost reply) or rolled back (inside, refused commit). */
+/** Whether the fault's transaction committed (after commit, lost reply) or rolled back (inside, refused commit, failed statement). */
 export const faultCommitted = (fault: ReachedFault): boolean => fault.phase === "afterCommit" || fault.phase === "lostReply"

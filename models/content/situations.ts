@@ -62,7 +62,8 @@ export const CONTENT_SITUATIONS = [
   "faultInsideTransaction",
   "faultAfterCommit",
   "faultLostReply",
-  "faultCommitRefused"
+  "faultCommitRefused",
+  "faultStatementFailed"
 ] as const
 
 /** One content situation. */
@@ -132,7 +133,8 @@ const FAULT_SITUATIONS = {
   inside: "faultInsideTransaction",
   afterCommit: "faultAfterCommit",
   lostReply: "faultLostReply",
-  commitRefused: "faultCommitRefused"
+  commitRefused: "faultCommitRefused",
+  statementFails: "faultStatementFailed"
 } as const
 
 /** The situations one model step reached: `before` is the state the step started from. */

@@ -6,7 +6,8 @@ import * as fc from "fast-check"
 import { storageFaultArbitrary } from "../../harness/Faults.ts"
 import { releaseOrderArbitrary } from "../../harness/Interleaving.ts"
 import { type Command, type FaultedCommand, type FireRace, type Json, OTHER_FLOW, type TransactionFault } from "../../models/clocks/index.ts"
-import { statementFaultsArbitrary, withStatementFaults } from "./statementFaults.ts"
+import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
+import { clocksStatementFaults } from "./statementFaults.ts"
 
 /** A scenario: the commands, in order (the liveness property appends its phase itself). */
 export interface ClocksScenario {
@@ -280,7 +281,7 @@ export const clocksScenario = (shape: ScenarioShape): fc.Arbitrary<ClocksScenari
     { minLength: 1, maxLength: shape.maxCommands }
   ).map((units) => units.flat().slice(0, shape.maxCommands))
   if (!shape.statementFaults) return commands.map((drawn) => ({ commands: drawn }))
-  return fc.tuple(commands, statementFaultsArbitrary).map(([drawn, statementFaults]) => ({
+  return fc.tuple(commands, clocksStatementFaults).map(([drawn, statementFaults]) => ({
     commands: withStatementFaults(drawn, statementFaults, (command) => faultable(shape, command))
   }))
 }

@@ -11,7 +11,9 @@ import type { AdapterCapabilities } from "../../adapters/contract.ts"
 import { storageFaultArbitrary, type StorageFault } from "../../harness/Faults.ts"
 import { stepScheduleArbitrary } from "../../harness/StepSchedule.ts"
 import { ACTORS, BLOBS, NAMES, PAYLOADS, TENANTS } from "./config.ts"
+import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { RACE_INTERLEAVING } from "./race.ts"
+import { contentStatementFaults } from "./statementFaults.ts"
 import type { Command, ContentScenario, Misuse, PlaceSpec, RaceMode, RacingCommand } from "./scenario.ts"
 
 /** What a generator may include. */
@@ -210,9 +212,18 @@ const raceTimeline = (capabilities: AdapterCapabilities): fc.Arbitrary<ReadonlyA
  *
  * @example fc.sample(contentScenario({ faults: false, races: false, maxCommands: 14 }, capabilities), 1)
  */
-export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabilities): fc.Arbitrary<ContentScenario> =>
-  shape.races
-    ? fc.tuple(fc.array(command(shape), { maxLength: 3 }), raceTimeline(capabilities), fc.array(command(shape), { maxLength: 2 }))
+export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabilities): fc.Arbitrary<ContentScenario> => {
+  if (shape.races) {
+    return fc.tuple(fc.array(command(shape), { maxLength: 3 }), raceTimeline(capabilities), fc.array(command(shape), { maxLength: 2 }))
       .map(([before, race, after]) => ({ commands: [...before, ...race, ...after] }))
-    : fc.array(fc.oneof({ weight: 3, arbitrary: command(shape).map((c) => [c]) }, { weight: 2, arbitrary: timeline(shape) }), { minLength: 1, maxLength: Math.ceil(shape.maxCommands / 1.5) })
-      .map((chunks) => ({ commands: chunks.flat().slice(0, shape.maxCommands) }))
+  }
+  const commands = fc.array(fc.oneof({ weight: 3, arbitrary: command(shape).map((c) => [c]) }, { weight: 2, arbitrary: timeline(shape) }), { minLength: 1, maxLength: Math.ceil(shape.maxCommands / 1.5) })
+    .map((chunks) => chunks.flat().slice(0, shape.maxCommands))
+  if (!shape.faults) return commands.map((drawn) => ({ commands: drawn }))
+  // Failed statements, drawn after the commands so their draws stay as they were.
+  return fc.tuple(commands, contentStatementFaults).map(([drawn, statementFaults]) => ({ commands: withStatementFaults(drawn, statementFaults, takesFaults) }))
+}
+
+/** The calls that run transactions, so faults aim at them: uploads, grants, attaches, detaches and sweeps. */
+const takesFaults = (command: Command): boolean =>
+  command.op === "upload" || command.op === "grant" || command.op === "attach" || command.op === "detach" || command.op === "sweep"

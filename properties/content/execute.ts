@@ -14,7 +14,7 @@ import type { HarnessError } from "../../harness/errors.ts"
 import { contentModel, type ContentModelState, contentSituations, earliestDeletionMs } from "../../models/content/index.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
-import { describeStorageFault } from "../../harness/Faults.ts"
+import { struckFaultWords } from "../../harness/StruckFault.ts"
 import { storageChecks } from "./checks.ts"
 import { resolveCommand, type WalletEntry, withReachedFault } from "./commands.ts"
 import { MODEL_CONFIG, PAYLOADS, sha256HexOf } from "./config.ts"
@@ -107,7 +107,7 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
       const facts = resolved.facts?.(toJson(outcome.result.value))
       if (facts !== undefined) run.wallet.push({ grant: called.outcome.exit.value.grant, facts })
     }
-    const faultWords = fault === undefined ? undefined : describeStorageFault(fault, operation.kind, called.reached !== undefined)
+    const faultWords = fault === undefined ? undefined : struckFaultWords(fault, session.boundary, operation.kind)
     const executed: ExecutedStep = {
       record: {
         operation: operation.kind,

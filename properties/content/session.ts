@@ -8,6 +8,7 @@ import type { SqlClient } from "effect/sql"
 import type { Dialect } from "../../adapters/contract.ts"
 import type { StorageFault } from "../../harness/Faults.ts"
 import { type BoundedOutcome, makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
+import { struckFault } from "../../harness/StruckFault.ts"
 import { timedImplementationCall } from "../../harness/Profiler.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
@@ -21,7 +22,7 @@ export const harnessError = (what: string) => (cause: unknown) =>
     cause
   })
 
-/** A call's outcome and the fault it reached (undefined when none was armed or it ran fewer transactions). */
+/** A call's outcome and the fault as it struck (`struckFault`: undefined when none was armed or it did not strike). */
 export interface Called<A> {
   readonly outcome: BoundedOutcome<A, unknown>
   readonly reached: StorageFault | undefined
@@ -68,8 +69,8 @@ export const openContentSession = (implementation: ContentImplementation, sql: S
       Effect.gen(function*() {
         boundary.arm(fault)
         const outcome = yield* boundary.run(timedImplementationCall(Effect.suspend(() => run(store))))
-        // The fault reached the operation when it started that many transactions.
-        const reached = fault !== undefined && boundary.transactionsStarted() >= fault.transaction ? fault : undefined
+        // The fault as it struck: none when the operation ran fewer transactions or its body failed first.
+        const reached = struckFault(fault, boundary)
         if (outcome._tag === "Crashed") yield* restart
         return { outcome, reached }
       })

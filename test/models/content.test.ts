@@ -130,6 +130,13 @@ describe("content model", () => {
     expect(run([{ ...upload("t1", HASH_A, 3, 0), fault: { transaction: 1, phase: "commitRefused" } } as ContentOperation]).state.contents).toEqual({})
   })
 
+  it("a failed statement keeps nothing and fails the call with the storage error, as a refused commit does", () => {
+    const failed = run([{ ...upload("t1", HASH_A, 3, 0), fault: { transaction: 1, phase: "statementFails" } } as ContentOperation, upload("t1", HASH_A, 3, 0)])
+    expect(failed.results[0]).toEqual({ _tag: "Failure", error: "SqlError" })
+    expect(failed.results[1]).toMatchObject({ _tag: "Success" })
+    expect(run([{ ...upload("t1", HASH_A, 3, 0), fault: { transaction: 1, phase: "statementFails" } } as ContentOperation]).state.contents).toEqual({})
+  })
+
   it("too large and failing bodies write nothing (K3)", () => {
     const { results, state } = run([
       { kind: "uploadStream", tenant: "t1", hash: HASH_A, size: DEFAULT_MODEL_CONFIG.maxContentBytes + 1, limit: DEFAULT_MODEL_CONFIG.maxContentBytes, bodyFails: false, atMs: 0 },

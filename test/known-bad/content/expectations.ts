@@ -33,5 +33,6 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "stream-unchecked": { properties: MODEL_FIRST, maxSteps: 3 },
   "count-candidates": { properties: RACES_FIRST, maxSteps: 4 },
   "expiry-boundary-strict": { properties: MODEL_FIRST, maxSteps: 4 },
-  "paging-skips-ties": { properties: MODEL_FIRST, maxSteps: 6 }
+  "paging-skips-ties": { properties: MODEL_FIRST, maxSteps: 6 },
+  "raise-swallows-statement-failure": { properties: FAULTS_FIRST, maxSteps: 6 }
 }

@@ -12,6 +12,7 @@ import type { KnownBadContent } from "./kit.ts"
 import { pagingSkipsTies } from "./paging-skips-ties.ts"
 import { readSizeUnchecked } from "./read-size-unchecked.ts"
 import { recheckOmitted } from "./recheck-omitted.ts"
+import { raiseSwallowsStatementFailure } from "./raise-swallows-statement-failure.ts"
 import { scanMissesKeyRange } from "./scan-misses-key-range.ts"
 import { skewOmittedAttach } from "./skew-omitted-attach.ts"
 import { skewOmittedHorizon } from "./skew-omitted-horizon.ts"
@@ -33,5 +34,6 @@ export const knownBadContents: ReadonlyArray<KnownBadContent> = [
   streamUnchecked,
   countCandidates,
   expiryBoundaryStrict,
-  pagingSkipsTies
+  pagingSkipsTies,
+  raiseSwallowsStatementFailure
 ]

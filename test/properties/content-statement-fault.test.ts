@@ -1,0 +1,86 @@
+/**
+ * The content properties under a failed statement (the storage boundary's `statementFails` fault): one
+ * statement of an upload's, a grant's, an attach's, a detach's or a sweep's transaction fails and
+ * aborts it, so it keeps nothing and the caller sees the storage error, as for a refused COMMIT; a
+ * transaction that runs fewer statements is refused at COMMIT instead, and one whose body fails first
+ * was not struck (`harness/StruckFault.ts`). Each scenario runs through `content/faults` on every
+ * in-process adapter: the shipped store agrees with the model after every step at every ordinal, and a
+ * store that swallows a failed horizon raise is caught.
+ */
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import type { Json } from "../../harness/Property.ts"
+import { executeScenario } from "../../harness/Runner.ts"
+import { contentSuite } from "../../properties/content/index.ts"
+import { raiseSwallowsStatementFailure } from "../known-bad/content/raise-swallows-statement-failure.ts"
+import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+
+const adapters = useNodeAdapters()
+const faultsOf = (suite: ReturnType<typeof contentSuite>) => suite.properties.find((property) => property.id === "content/faults")!
+const shipped = faultsOf(contentSuite())
+const failing = (statement: number) => ({ transaction: 1, phase: "statementFails", statement }) as const
+
+/** Statement ordinals swept: every outermost statement of the shipped store's transactions, and past them. */
+const ORDINALS = [1, 2, 3, 4, 6]
+
+const place = { tenant: 0, actor: 0, blob: 0, name: 0 }
+
+/** Each transaction-running call, with statement `statement` of its transaction failing, then the call again. */
+const scenarios = (statement: number): ReadonlyArray<{ readonly name: string; readonly commands: ReadonlyArray<Json> }> => [
+  {
+    name: `an upload whose statement ${statement} fails`,
+    commands: [{ op: "upload", tenant: 0, payload: 1, stream: false, fault: failing(statement) }, { op: "upload", tenant: 0, payload: 1, stream: false }]
+  },
+  {
+    name: `a grant whose statement ${statement} fails`,
+    commands: [
+      { op: "upload", tenant: 0, payload: 1, stream: false },
+      { op: "grant", tenant: 0, payload: 1, sizeDelta: 0, fault: failing(statement) },
+      { op: "grant", tenant: 0, payload: 1, sizeDelta: 0 }
+    ]
+  },
+  {
+    name: `an attach and a detach whose statement ${statement} fails`,
+    commands: [
+      { op: "upload", tenant: 0, payload: 1, stream: false },
+      { op: "attach", ...place, wallet: 0, misuse: "none", fault: failing(statement) },
+      { op: "attach", ...place, wallet: 0, misuse: "none" },
+      { op: "detach", ...place, fault: failing(statement) },
+      { op: "detach", ...place }
+    ]
+  },
+  {
+    name: `a forced sweep whose statement ${statement} fails`,
+    commands: [
+      { op: "upload", tenant: 0, payload: 1, stream: false },
+      { op: "advance", ms: 3 * 24 * 3_600_000 },
+      { op: "sweep", force: true, fault: failing(statement) },
+      { op: "sweep", force: true }
+    ]
+  }
+]
+
+describe("content when a statement of a transaction fails", () => {
+  for (const adapterName of NODE_ADAPTER_NAMES) {
+    it(`agrees with the model after every step at every statement ordinal on ${adapterName}`, async () => {
+      let struck = 0
+      for (const statement of ORDINALS) {
+        for (const scenario of scenarios(statement)) {
+          const trace = await Effect.runPromise(executeScenario(shipped, adapters[adapterName]!, { commands: scenario.commands }))
+          expect(trace.divergence, `${scenario.name}: ${JSON.stringify(trace.divergence?.explanation)}`).toBeNull()
+          expect(trace.steps).toHaveLength(scenario.commands.length)
+          struck += trace.steps.filter((step) => step.fault !== undefined && !/COMMIT was refused|not struck|not reached/.test(step.fault)).length
+        }
+      }
+      // Not vacuous: statements really failed (the first of every transaction at least).
+      expect(struck).toBeGreaterThanOrEqual(scenarios(1).length)
+    }, 300_000)
+
+    it(`catches a store that swallows a failed horizon raise on ${adapterName}`, async () => {
+      const swallowing = faultsOf(contentSuite(raiseSwallowsStatementFailure.implementation))
+      const trace = await Effect.runPromise(executeScenario(swallowing, adapters[adapterName]!, { commands: scenarios(1)[1]!.commands }))
+      expect(trace.divergence?.stepIndex).toBe(1)
+      expect(raiseSwallowsStatementFailure.breaks).toContain(trace.divergence?.requirementId)
+    }, 120_000)
+  }
+})
