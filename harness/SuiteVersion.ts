@@ -13,7 +13,7 @@
  * refused-commit fault (alarms, clocks, content), the alarms race property (ALM-052, ALM-053), the
  * pool's span attributes (POL-013) and multiplexed-driver probes, and compares every alarm's stored
  * rows (with `getAlarmStatus` of the alarms a step can change) after each alarms step. 0.6.0 adds the
- * failed-statement fault (alarms, clocks, content), names only a property's own requirements in its divergences
+ * failed-statement fault (alarms, clocks, content, cron), names only a property's own requirements in its divergences
  * (every subject),
  * probes the clocks journal's own contract, checks content chunks against their bytes and leaves
  * content defaults to the implementation, and draws the refused commit in cron.

@@ -125,10 +125,16 @@ export interface CronInitOptions {
  * `commitRefused`: the operation's transaction body ran to its end, then the database refused the
  * COMMIT (a serialization failure), so nothing of that transaction is kept, the caller sees the
  * `SqlError`, and the runner's process goes on with what it keeps in memory (its declared schedule).
+ * `statementFails`: one of the transaction's statements failed and aborted it, before anything the
+ * body would have failed on: the same outcome. The model is given it only when it struck
+ * (`harness/StruckFault.ts`): a transaction that ran fewer statements was refused at COMMIT instead,
+ * and one whose body failed first was not struck.
  */
 export interface CronFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused"
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused" | "statementFails"
+  /** For `statementFails`: which outermost-level statement fails (the harness says whether it struck). */
+  readonly statement?: number
 }
 
 /** One operation, at virtual time `atMs`. */

@@ -59,6 +59,15 @@ const setRunner = (state: CronModelState, index: number, runner: ModelRunner): C
 const dropClaims = (state: CronModelState, index: number): CronModelState =>
   setRunner(state, index, { ...state.runners[index]!, inFlight: [] })
 
+/** A transaction that rolled back on the database's word (`cause`): nothing kept, the call fails with the storage error. */
+const refused = (start: CronModelState, runner: number, body: Body, dropsClaims: boolean, cause: string): CronOutcome => ({
+  rules: body.rules,
+  why: `${cause}, so nothing of the transaction is kept and the call fails (had it committed: ${body.why})`,
+  covered: body.covered,
+  state: dropsClaims ? dropClaims(start, runner) : start,
+  result: { _tag: "Failure", error: "SqlError" }
+})
+
 /**
  * Runs one transaction body under `fault` (the first and only transaction of the operation).
  * `dropsClaims` says whether a crash or failure ends the runner's claims.
@@ -72,15 +81,14 @@ const transaction = (start: CronModelState, runner: number, fault: CronFault | u
     ...(body.rowRules === undefined ? {} : { rowRules: body.rowRules, rowWhy: body.rowWhy ?? body.why })
   }
   if (phase === "inside") return { ...base, state: dropClaims(start, runner), result: { _tag: "Crashed", transaction: 1, phase: "inside" } }
+  // A failed statement struck before anything the body fails on: the body's own failure never came.
+  if (phase === "statementFails") return refused(start, runner, body, dropsClaims, "one of its statements failed and aborted it")
   if (body.failed !== undefined) return { ...base, state: start, result: { _tag: "Failure", error: body.failed } }
   if (phase === "afterCommit") return { ...base, state: dropClaims(body.state, runner), result: { _tag: "Crashed", transaction: 1, phase: "afterCommit" } }
   if (phase === "lostReply") {
     return { ...base, state: dropsClaims ? dropClaims(body.state, runner) : body.state, result: { _tag: "Failure", error: "SqlError" } }
   }
-  if (phase === "commitRefused") {
-    const why = `the database refused the COMMIT, so nothing of the transaction is kept and the call fails (had it committed: ${body.why})`
-    return { rules: body.rules, why, covered: body.covered, state: dropsClaims ? dropClaims(start, runner) : start, result: { _tag: "Failure", error: "SqlError" } }
-  }
+  if (phase === "commitRefused") return refused(start, runner, body, dropsClaims, "the database refused the COMMIT")
   return { ...base, state: body.state, result: { _tag: "Success", value: body.value } }
 }
 

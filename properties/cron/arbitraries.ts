@@ -8,8 +8,9 @@
  * runner claims, settles fenced on the claim) and commit in a generated order that shrinks.
  */
 import * as fc from "fast-check"
+import { statementOrdinalArbitrary } from "../../harness/StatementFaultDraws.ts"
 import type { CronFault, EntryInput } from "../../models/cron/index.ts"
-import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, RUNNERS, TIMING } from "./scenario.ts"
+import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, type FailedStatement, RUNNERS, TIMING } from "./scenario.ts"
 
 /** What a generator may include. */
 export interface ScenarioShape {
@@ -115,6 +116,15 @@ const fault = (faults: boolean): fc.Arbitrary<CronFault | undefined> =>
  * the first 16 transactional commands (a turn, a bootstrap, a claim, any settling phase).
  */
 const refusedCommits: fc.Arbitrary<ReadonlyArray<number>> = fc.array(fc.nat({ max: 15 }), { maxLength: 2 })
+
+/**
+ * Failed statements of a fault scenario (`CronScenario.failedStatements`): none to three positions
+ * among the first 16 transactional commands, each with a statement ordinal (`statementOrdinalArbitrary`).
+ */
+const failedStatements: fc.Arbitrary<ReadonlyArray<FailedStatement>> = fc.array(
+  fc.record({ position: fc.nat({ max: 15 }), statement: statementOrdinalArbitrary }),
+  { maxLength: 3 }
+)
 
 const runner = fc.nat({ max: RUNNERS - 1 })
 
@@ -229,7 +239,8 @@ export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =
         // Drawn last (refused commits, own turns, spec probes), so the fields above keep their earlier values.
         ...(shape.faults ? { refusedCommits: refusedCommits } : {}),
         ownTurns: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-        specProbes: fc.array(specProbe, { maxLength: 3 })
+        specProbes: fc.array(specProbe, { maxLength: 3 }),
+        ...(shape.faults ? { failedStatements: failedStatements } : {})
       })
     )
   )

@@ -11,7 +11,7 @@ import { makeOpaqueIdNamer, type OpaqueIdNamer } from "../../harness/OpaqueIds.t
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceByMs, advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { CRON_PREFIX, type CronModelState, type CronOperation, type CronOutcome, cronModel, declareSchedule, nextInstant, parseSchedule } from "../../models/cron/index.ts"
+import { CRON_PREFIX, type CronFault, type CronModelState, type CronOperation, type CronOutcome, cronModel, declareSchedule, nextInstant, parseSchedule } from "../../models/cron/index.ts"
 import { cronAttributor } from "../../spec/cron.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { cronChecks } from "./checks.ts"
@@ -38,6 +38,13 @@ const operationOf = (scenario: CronScenario, command: Command, atMs: number, win
     default:
       return { ...command, kind: command.op, atMs } as CronOperation
   }
+}
+
+/** `command` with `fault` instead of its own (none when undefined). */
+const withFault = (command: Command, fault: CronFault | undefined): Command => {
+  if (!("fault" in command)) return command
+  const { fault: _drawn, ...rest } = command
+  return (fault === undefined ? rest : { ...rest, fault }) as Command
 }
 
 /** Replaces raw tick ids in a claim's result by their names. */
@@ -220,7 +227,10 @@ export const executeCron = (implementation: CronImplementation) =>
         if (command.op === "turn") yield* advanceToMs(atMs + command.turnMs)
         const raw = yield* readObservation(environment.database.sql, environment.dialect).pipe(Effect.mapError(harnessError("reading the outbox")))
         const winners = command.op === "bootstrapAll" ? winnersOf(model, command.order, raw.rows) : {}
-        const operation = operationOf(scenario, command, atMs, winners)!
+        // The model is told a failed statement only as it struck (fewer statements: a refused commit; a
+        // body that failed first: no fault); every other fault as drawn.
+        const faulted = "fault" in command && command.fault?.phase === "statementFails" ? withFault(command, session.lastFault()?.struck) : command
+        const operation = operationOf(scenario, faulted, atMs, winners)!
         const outcome = cronModel.step(model, operation)
         model = outcome.state
         const nextChecks = writtenNextChecks(raw, implementationNames, session.nextOf)
@@ -245,7 +255,9 @@ export const executeCron = (implementation: CronImplementation) =>
             virtualTimeMs: atMs,
             implementation: namedActual,
             model: expectedResult,
-            ...("fault" in command && command.fault !== undefined ? { fault: `${command.fault.phase} in transaction ${command.fault.transaction}` } : {}),
+            ...("fault" in command && command.fault !== undefined
+              ? { fault: command.fault.phase === "statementFails" ? session.lastFault()?.words ?? "" : `${command.fault.phase} in transaction ${command.fault.transaction}` }
+              : {}),
             implementationState: toJson({ rows: actual.rows, fired: actual.fired, receipts: actual.receipts, ...overlap }),
             modelState: toJson({ rows: expected.rows, fired: expected.fired, receipts: expected.receipts })
           },

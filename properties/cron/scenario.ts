@@ -107,6 +107,21 @@ export interface CronScenario {
    * `anchor + afterMs` on the step of the first declaration. Absent: none.
    */
   readonly specProbes?: ReadonlyArray<SpecProbe>
+  /**
+   * Failed statements (fault scenarios only): positions counted as `refusedCommits` counts them, each
+   * with the statement of its transaction that fails (`statementFails`, replacing any fault drawn for
+   * that command; a position `refusedCommits` names stays refused). A claim that failed is followed by
+   * the runner's next poll. Absent: none.
+   */
+  readonly failedStatements?: ReadonlyArray<FailedStatement>
+}
+
+/** One failed statement of a fault scenario (`CronScenario.failedStatements`). */
+export interface FailedStatement {
+  /** Position among the commands that run a storage transaction of their own. */
+  readonly position: number
+  /** The statement of that transaction that fails (1-based, at its outermost level). */
+  readonly statement: number
 }
 
 /** One `next` check of a spec no runner deploys (`CronScenario.specProbes`). */
@@ -128,15 +143,18 @@ export const REFUSED_COMMIT: CronFault = { transaction: 1, phase: "commitRefused
  */
 export const runningCommands = (scenario: CronScenario): ReadonlyArray<Command> => {
   const refused = new Set(scenario.refusedCommits ?? [])
-  if (refused.size === 0 && scenario.ownTurns !== true) return scenario.commands
+  const failing = new Map((scenario.failedStatements ?? []).map((failed) => [failed.position, failed.statement]))
+  if (refused.size === 0 && failing.size === 0 && scenario.ownTurns !== true) return scenario.commands
   let position = 0
   return scenario.commands.flatMap((command): ReadonlyArray<Command> => {
     if (command.op !== "turn" && command.op !== "bootstrap" && command.op !== "claim" && command.op !== "settle") return [command]
     position += 1
     const refusedHere = refused.has(position - 1)
-    const faulted = refusedHere ? { ...command, fault: REFUSED_COMMIT } : command
+    const statement = refusedHere ? undefined : failing.get(position - 1)
+    const fault: CronFault | undefined = refusedHere ? REFUSED_COMMIT : statement === undefined ? undefined : { transaction: 1, phase: "statementFails", statement }
+    const faulted = fault === undefined ? command : { ...command, fault }
     if (faulted.op === "turn" && scenario.ownTurns === true) return [{ ...faulted, ownTransaction: true }]
-    // A relay loop polls again after a failed claim: the retry finds the ticks the refused claim left due.
-    return refusedHere && command.op === "claim" ? [faulted, { op: "claim", runner: command.runner }] : [faulted]
+    // A relay loop polls again after a failed claim: the retry finds the ticks the failed claim left due.
+    return fault !== undefined && command.op === "claim" ? [faulted, { op: "claim", runner: command.runner }] : [faulted]
   })
 }

@@ -23,5 +23,7 @@ export const MAX_STEPS: Readonly<Record<string, number>> = {
   "raw-spelling-keys": 3,
   // Only a refused COMMIT of a claim shows it (cron/faults' refusedCommits, the runner polling again
   // after it): measured 6 steps on sqlite, pglite, postgres and do-sqlite (2026-12-02).
-  "claim-marks-before-commit": 10
+  "claim-marks-before-commit": 10,
+  // Only a failed statement of a claim shows it (cron/faults' failedStatements).
+  "claim-swallows-statement-failure": 12
 }
