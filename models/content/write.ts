@@ -36,10 +36,11 @@ export const upload = (state: ContentModelState, op: Extract<ContentOperation, {
   const rule = op.kind === "uploadBytes" ? "K2" : "K3"
   const limit = op.kind === "uploadStream" ? Math.min(op.limit, state.config.maxContentBytes) : state.config.maxContentBytes
   // A body that fails or runs past the limit rolls its transaction back (when one was open, a crash
-  // inside it is still a crash); nothing of it stays.
+  // inside it is still a crash, and a statement that failed first is still the failure: the model is
+  // told a failed statement only when it struck before the body's own failure); nothing of it stays.
   const refused = (error: string, why: string): ModelOutcome => ({
     state,
-    result: op.fault?.phase === "inside" ? faultResult(op.fault) : failure(error),
+    result: op.fault?.phase === "inside" || op.fault?.phase === "statementFails" ? faultResult(op.fault) : failure(error),
     rules: ["K3"],
     why,
     situations: ["K3"]
@@ -99,7 +100,9 @@ export const attach = (state: ContentModelState, op: Extract<ContentOperation, {
   const verdict = verdictOf(state, op.grant, op, op.atMs)
   if (!verdict.ok) {
     const rules = verdict.reason === "expired" ? ["K5"] : ["K5", "K4"]
-    return { state, result: failure(`InvalidContentRef:${verdict.reason}`), rules, why: `attach refuses a grant that is ${verdict.reason}`, situations: rules }
+    // An implementation that checks the grant inside its transaction met a failed statement that struck first.
+    const result = op.fault?.phase === "statementFails" ? faultResult(op.fault) : failure(`InvalidContentRef:${verdict.reason}`)
+    return { state, result, rules, why: `attach refuses a grant that is ${verdict.reason}`, situations: rules }
   }
   return oneTransaction(state, op.fault, () => ({
     state: { ...state, refs: withEntry(state.refs, refKey(op), { tenant: op.tenant, actor: op.actor, blob: op.blob, name: op.name, hash: op.hash, size: op.size }) },

@@ -135,6 +135,10 @@ describe("content model", () => {
     expect(failed.results[0]).toEqual({ _tag: "Failure", error: "SqlError" })
     expect(failed.results[1]).toMatchObject({ _tag: "Success" })
     expect(run([{ ...upload("t1", HASH_A, 3, 0), fault: { transaction: 1, phase: "statementFails" } } as ContentOperation]).state.contents).toEqual({})
+    // A statement that struck before the body ran past the limit is the failure (the model is told it only then).
+    const tooLarge = { kind: "uploadStream", tenant: "t1", hash: HASH_A, size: DEFAULT_MODEL_CONFIG.maxContentBytes + 1, limit: DEFAULT_MODEL_CONFIG.maxContentBytes, bodyFails: false, atMs: 0 } as const
+    expect(run([{ ...tooLarge, fault: { transaction: 1, phase: "statementFails" } } as ContentOperation]).results[0]).toEqual({ _tag: "Failure", error: "SqlError" })
+    expect(run([tooLarge as ContentOperation]).results[0]).toEqual({ _tag: "Failure", error: "ContentTooLarge" })
   })
 
   it("too large and failing bodies write nothing (K3)", () => {
