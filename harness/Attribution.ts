@@ -31,6 +31,9 @@ export interface Attributor {
   readonly within: (ids: ReadonlyArray<string>) => Attributor
 }
 
+/** Most narrowed attributors one attributor keeps (far above any subject's property count). */
+const MAX_NARROWED_ATTRIBUTORS = 64
+
 /**
  * Builds the attributor of a catalog. `fallbackId` is named when no requirement cites a rule (a model
  * bug: every prediction should carry rules), so a disagreement is never dropped.
@@ -73,10 +76,19 @@ export const makeAttributor = (requirements: ReadonlyArray<Requirement>, fallbac
       return primary !== undefined && rules.includes(primary)
     }).map((requirement) => requirement.id)
 
+  // One narrowed attributor per requirement list: a property asks for its own on every scenario.
+  // Bounded by the catalog's properties (a handful of lists per subject).
+  const narrowed = new Map<string, Attributor>()
   const within = (ids: ReadonlyArray<string>): Attributor => {
+    const key = ids.join("\u0000")
+    const known = narrowed.get(key)
+    if (known !== undefined) return known
     const kept = requirements.filter((requirement) => ids.includes(requirement.id))
     if (kept.length === 0) throw new Error(`no requirement of the catalog among ${ids.join(", ")}`)
-    return makeAttributor(kept, ids.includes(fallbackId) ? fallbackId : kept[0]!.id)
+    const attributor = makeAttributor(kept, ids.includes(fallbackId) ? fallbackId : kept[0]!.id)
+    if (narrowed.size >= MAX_NARROWED_ATTRIBUTORS) narrowed.clear()
+    narrowed.set(key, attributor)
+    return attributor
   }
 
   return { requirementsForRules, requirementsWithPrimaryRules, attribute, within }

@@ -23,6 +23,13 @@ describe("attribution", () => {
     expect(attribution.requirementId).toBe("ALM-004")
   })
 
+  it("narrows once per requirement list: every scenario of a property shares one attributor", () => {
+    const own = ["ALM-004", "ALM-052"]
+    expect(attributor.within(own)).toBe(attributor.within([...own]))
+    expect(attributor.within(["ALM-004"])).not.toBe(attributor.within(own))
+    expect(attributor.within(own).attribute(["R4", "R27", "R22", "R24"]).requirementId).toBe("ALM-052")
+  })
+
   it("refuses a list with no requirement of the catalog", () => {
     expect(() => attributor.within(["NOPE-1"])).toThrow(/no requirement of the catalog/)
   })
