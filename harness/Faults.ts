@@ -124,12 +124,22 @@ export const voidsStorageFault = (phase: StorageFaultPhase, bodyFailsOnItsOwn: b
 export const VOIDED_FAULT_WORDS = "not injected: that transaction fails on its own, and which error comes first depends on the implementation's statement order"
 
 /**
+ * The command with `fault` in place of the one it drew (none when undefined): a model is told a
+ * fault as it struck (`struckFault`), or not at all when it voided it.
+ *
+ * @example withStorageFault({ op: "claim", fault: { transaction: 1, phase: "statementFails", statement: 9 } }, { transaction: 1, phase: "commitRefused" })
+ * // { op: "claim", fault: { transaction: 1, phase: "commitRefused" } }
+ */
+export const withStorageFault = <C extends object>(command: C, fault: StorageFault | undefined): C => {
+  if (!("fault" in command)) return command
+  const { fault: drawn, ...rest } = command as C & { readonly fault?: StorageFault }
+  if (fault === undefined) return drawn === undefined ? command : (rest as C)
+  return { ...rest, fault } as C
+}
+
+/**
  * The command without its storage fault (`fault`), for a fault the model voided.
  *
  * @example withoutStorageFault({ op: "cancel", fault: { transaction: 1, phase: "statementFails" } }) // { op: "cancel" }
  */
-export const withoutStorageFault = <C extends object>(command: C): C => {
-  if (!("fault" in command) || command.fault === undefined) return command
-  const { fault: _fault, ...rest } = command as C & { readonly fault?: StorageFault }
-  return rest as C
-}
+export const withoutStorageFault = <C extends object>(command: C): C => withStorageFault(command, undefined)

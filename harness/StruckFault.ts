@@ -8,23 +8,45 @@
 import { describeStorageFault, type StorageFault } from "./Faults.ts"
 import type { StorageBoundary } from "./StorageBoundary.ts"
 
+/** How an armed fault met the operation the boundary just ran: the fault that struck, and in words. */
+export interface FaultAsStruck {
+  /** The fault the model is told (undefined: none struck). */
+  readonly struck: StorageFault | undefined
+  /** The drawn fault in plain words, saying how it struck; a counterexample step's `fault`. */
+  readonly words: string
+}
+
+/**
+ * The armed `fault` as it struck the operation `boundary` just ran; `label` names the operation.
+ *
+ * @example faultAsStruck({ transaction: 1, phase: "statementFails", statement: 9 }, boundary, "grant")
+ * // after a 3-statement transaction: { struck: { transaction: 1, phase: "commitRefused" },
+ * //   words: "statement 9 of storage transaction 1 (grant) fails ...: it ran fewer statements, so its COMMIT was refused" }
+ */
+export const faultAsStruck = (fault: StorageFault, boundary: StorageBoundary, label: string): FaultAsStruck => {
+  const reached = boundary.transactionsStarted() >= fault.transaction
+  const words = describeStorageFault(fault, label, reached)
+  if (!reached) return { struck: undefined, words }
+  if (fault.phase !== "statementFails") return { struck: fault, words }
+  switch (boundary.statementFaultOutcome()) {
+    case "statementFailed":
+      return { struck: fault, words }
+    case "commitRefusedInstead":
+      return { struck: { transaction: fault.transaction, phase: "commitRefused" }, words: `${words}: it ran fewer statements, so its COMMIT was refused` }
+    case "bodyFailedFirst":
+      return { struck: undefined, words: `${words}: not struck, the transaction failed on its own first` }
+    case null:
+      return { struck: undefined, words }
+  }
+}
+
 /**
  * The armed `fault` as it struck the operation `boundary` just ran, or undefined when it did not.
  *
  * @example struckFault({ transaction: 1, phase: "statementFails", statement: 9 }, boundary) // { transaction: 1, phase: "commitRefused" } after a 3-statement transaction
  */
-export const struckFault = (fault: StorageFault | undefined, boundary: StorageBoundary): StorageFault | undefined => {
-  if (fault === undefined || boundary.transactionsStarted() < fault.transaction) return undefined
-  if (fault.phase !== "statementFails") return fault
-  switch (boundary.statementFaultOutcome()) {
-    case "statementFailed":
-      return fault
-    case "commitRefusedInstead":
-      return { transaction: fault.transaction, phase: "commitRefused" }
-    default:
-      return undefined
-  }
-}
+export const struckFault = (fault: StorageFault | undefined, boundary: StorageBoundary): StorageFault | undefined =>
+  fault === undefined ? undefined : faultAsStruck(fault, boundary, "").struck
 
 /**
  * The armed `fault` in words, saying how it struck the operation `boundary` just ran; `label` names
@@ -33,16 +55,4 @@ export const struckFault = (fault: StorageFault | undefined, boundary: StorageBo
  * @example struckFaultWords({ transaction: 1, phase: "statementFails", statement: 9 }, boundary, "grant")
  * // "statement 9 of storage transaction 1 (grant) fails ...: it ran fewer statements, so its COMMIT was refused"
  */
-export const struckFaultWords = (fault: StorageFault, boundary: StorageBoundary, label: string): string => {
-  const reached = boundary.transactionsStarted() >= fault.transaction
-  const words = describeStorageFault(fault, label, reached)
-  if (!reached || fault.phase !== "statementFails") return words
-  switch (boundary.statementFaultOutcome()) {
-    case "commitRefusedInstead":
-      return `${words}: it ran fewer statements, so its COMMIT was refused`
-    case "bodyFailedFirst":
-      return `${words}: not struck, the transaction failed on its own first`
-    default:
-      return words
-  }
-}
+export const struckFaultWords = (fault: StorageFault, boundary: StorageBoundary, label: string): string => faultAsStruck(fault, boundary, label).words

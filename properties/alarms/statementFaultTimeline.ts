@@ -6,7 +6,7 @@
  * (which, in every scheduler transaction, ensure the tables: R3, R4). Only fault scenarios draw it.
  */
 import * as fc from "fast-check"
-import type { TransactionFault } from "../../models/alarms/index.ts"
+import { statementFault } from "../../harness/StatementFaultDraws.ts"
 import type { Command, RefSpec } from "./scenario.ts"
 
 /**
@@ -18,8 +18,6 @@ export const ALARM_MAX_STATEMENT = 16
 
 /** The calls a run breaks: the family decides which transactions a fault may name. */
 type FaultedCall = "schedule" | "cancel" | "transaction" | "dispatchSucceeds" | "dispatchFails"
-
-const statementFault = (transaction: number, statement: number): TransactionFault => ({ transaction, phase: "statementFails", statement })
 
 /** The commands of one faulted call on `ref`, with what it needs first (a row to cancel, a due row to dispatch). */
 const faultedCall = (call: FaultedCall, ref: RefSpec, transaction: number, statement: number): ReadonlyArray<Command> => {
