@@ -9,7 +9,8 @@
  * (`livenessPhase.ts`), so a bug that only loses work is caught by the liveness requirements.
  */
 import { Effect, References, type Scope } from "effect"
-import { VOIDED_FAULT_WORDS, withoutStorageFault } from "../../harness/Faults.ts"
+import { describeStorageFault, VOIDED_FAULT_WORDS, withoutStorageFault } from "../../harness/Faults.ts"
+import type { FaultAsStruck } from "../../harness/StruckFault.ts"
 import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { nowMs } from "../../harness/VirtualClock.ts"
@@ -33,13 +34,17 @@ export const MAX_COMMANDS = 60
 /** How a property compares each step. */
 export type Comparison = "model" | "invariants"
 
-const faultWords = (command: FaultedCommand, voided: boolean): string | undefined => {
-  const words = [
-    command.fault === undefined
-      ? undefined
-      : `${command.fault.phase} storage transaction ${command.fault.transaction}${command.fault.statement === undefined ? "" : ` statement ${command.fault.statement}`}${voided ? ` (${VOIDED_FAULT_WORDS})` : ""}`,
-    command.journalFault === undefined ? undefined : `durable emit ${command.journalFault} fails`
-  ].filter((word) => word !== undefined)
+/**
+ * A step's fault in words: the storage fault as it struck (`faultAsStruck`), or as drawn and voided
+ * by the model, then the journal's failed emit.
+ */
+const faultWords = (command: FaultedCommand, voided: boolean, struck: FaultAsStruck | undefined): string | undefined => {
+  const storage = command.fault === undefined
+    ? undefined
+    : voided
+    ? `${describeStorageFault(command.fault, command.op, true)}: ${VOIDED_FAULT_WORDS}`
+    : struck?.words
+  const words = [storage, command.journalFault === undefined ? undefined : `durable emit ${command.journalFault} fails`].filter((word) => word !== undefined)
   return words.length === 0 ? undefined : words.join(", ")
 }
 
@@ -99,7 +104,7 @@ const commandStep = (
         ...(index === 0 ? state.journalProbe : [])
       ]
       : invariantChecks(observed, state.memory)
-    const fault = [faultWords(command, outcome.faultVoided), race === null ? undefined : raceWords(raced, race)].filter((words) => words !== undefined).join("; ") || undefined
+    const fault = [faultWords(command, outcome.faultVoided, session.lastFault()), race === null ? undefined : raceWords(raced, race)].filter((words) => words !== undefined).join("; ") || undefined
     const executed: ExecutedStep = {
       record: {
         operation: command.op,

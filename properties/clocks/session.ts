@@ -18,6 +18,7 @@ import { backendPidOf } from "../../harness/PostgresLocks.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
 import { makeTransactionProbe, settleTransactions as settle, type TransactionProbe } from "../../harness/TransactionProbe.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
+import { type FaultAsStruck, faultAsStruck } from "../../harness/StruckFault.ts"
 import { advanceByMs, nowMs } from "../../harness/VirtualClock.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import { type AppliedRace, effectDescriptor, effectOutput, FLOW, type FaultedCommand, type ProcessName, SOURCE } from "../../models/clocks/index.ts"
@@ -62,6 +63,8 @@ export interface ClocksSession {
    * releasing the two processes' fires of `race` (the model's) in its order.
    */
   readonly call: (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race?: AppliedRace | null) => Effect.Effect<Json, HarnessError>
+  /** How the last call's storage fault struck (undefined: it armed none). */
+  readonly lastFault: () => FaultAsStruck | undefined
   /** What the last call's race did (null: it had none). */
   readonly lastRace: () => RaceReport | null
   /** Advances virtual time by `ms` and waits for quiet; returns the activity it saw. */
@@ -109,6 +112,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     let currentStep = 0
     let effectRuns = 0
     let lastRace: RaceReport | null = null
+    let lastFault: FaultAsStruck | undefined = undefined
     const hooks = yield* makeScriptedHooks
     /** Runs `effect` as process `name`'s: the timers it arms inherit the label, so a race can pause them. */
     const as = <A, E, R>(name: ProcessName, effect: Effect.Effect<A, E, R>) => withScriptedHooks(hooks, labelled(name, effect))
@@ -156,6 +160,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         bound.arm(faults?.fault)
         fresh.controls.arm(faults?.journalFault)
         const swept = yield* bound.run(Effect.as(Effect.tap(as(name, fresh.service.sweepDue(FLOW)), () => Effect.suspend(() => settle(probes()))), null as Json))
+        if (faults?.fault !== undefined) lastFault = faultAsStruck(faults.fault, bound, "restart")
         bound.arm(undefined)
         fresh.controls.arm(undefined)
         if (swept._tag === "Crashed") yield* restart(name)
@@ -270,6 +275,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
       Effect.gen(function*() {
         currentStep = step
         lastRace = null
+        lastFault = undefined
         if (command.op === "restart") return yield* restart("A", command)
         if (command.op === "setWaiting" || command.op === "clearWaiting" || command.op === "latchLossy" || command.op === "rewind") {
           const done = yield* harnessCommand(command).pipe(Effect.mapError(harnessError(`the harness command ${command.op}`)))
@@ -282,6 +288,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         bound.arm(command.fault)
         controls.arm(command.journalFault)
         const outcome = yield* bound.run(Effect.tap(as("A", callOf(command, waypointsMs, race)), () => Effect.suspend(() => settle(probes()))))
+        if (command.fault !== undefined) lastFault = faultAsStruck(command.fault, bound, command.op)
         bound.arm(undefined)
         controls.arm(undefined)
         const result = resultJson(
@@ -307,6 +314,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
       boundary,
       call,
       lastRace: () => lastRace,
+      lastFault: () => lastFault,
       advanceQuietly,
       resumeLog: () => resumes,
       activity: activityNow,

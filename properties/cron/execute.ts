@@ -6,12 +6,13 @@
  * for `bootstrapAll`), compared with the model on its result and on everything observed after it.
  */
 import { Effect, type Scope } from "effect"
+import { withStorageFault } from "../../harness/Faults.ts"
 import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import { makeOpaqueIdNamer, type OpaqueIdNamer } from "../../harness/OpaqueIds.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceByMs, advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { CRON_PREFIX, type CronFault, type CronModelState, type CronOperation, type CronOutcome, cronModel, declareSchedule, nextInstant, parseSchedule } from "../../models/cron/index.ts"
+import { CRON_PREFIX, type CronModelState, type CronOperation, type CronOutcome, cronModel, declareSchedule, nextInstant, parseSchedule } from "../../models/cron/index.ts"
 import { cronAttributor } from "../../spec/cron.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { cronChecks } from "./checks.ts"
@@ -38,13 +39,6 @@ const operationOf = (scenario: CronScenario, command: Command, atMs: number, win
     default:
       return { ...command, kind: command.op, atMs } as CronOperation
   }
-}
-
-/** `command` with `fault` instead of its own (none when undefined). */
-const withFault = (command: Command, fault: CronFault | undefined): Command => {
-  if (!("fault" in command)) return command
-  const { fault: _drawn, ...rest } = command
-  return (fault === undefined ? rest : { ...rest, fault }) as Command
 }
 
 /** Replaces raw tick ids in a claim's result by their names. */
@@ -229,7 +223,7 @@ export const executeCron = (implementation: CronImplementation) =>
         const winners = command.op === "bootstrapAll" ? winnersOf(model, command.order, raw.rows) : {}
         // The model is told a failed statement only as it struck (fewer statements: a refused commit; a
         // body that failed first: no fault); every other fault as drawn.
-        const faulted = "fault" in command && command.fault?.phase === "statementFails" ? withFault(command, session.lastFault()?.struck) : command
+        const faulted = "fault" in command && command.fault?.phase === "statementFails" ? withStorageFault(command, session.lastFault()?.struck) : command
         const operation = operationOf(scenario, faulted, atMs, winners)!
         const outcome = cronModel.step(model, operation)
         model = outcome.state
@@ -256,7 +250,7 @@ export const executeCron = (implementation: CronImplementation) =>
             implementation: namedActual,
             model: expectedResult,
             ...("fault" in command && command.fault !== undefined
-              ? { fault: command.fault.phase === "statementFails" ? session.lastFault()?.words ?? "" : `${command.fault.phase} in transaction ${command.fault.transaction}` }
+              ? { fault: session.lastFault()?.words ?? "" }
               : {}),
             implementationState: toJson({ rows: actual.rows, fired: actual.fired, receipts: actual.receipts, ...overlap }),
             modelState: toJson({ rows: expected.rows, fired: expected.fired, receipts: expected.receipts })

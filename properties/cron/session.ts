@@ -12,9 +12,9 @@ import { resultJson } from "../../harness/ModelBased.ts"
 import { type OverlapHooks, runOverlapping } from "../../harness/Overlapping.ts"
 import type { Json } from "../../harness/Property.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
-import { struckFault, struckFaultWords } from "../../harness/StruckFault.ts"
+import { type FaultAsStruck, faultAsStruck } from "../../harness/StruckFault.ts"
 import { HarnessError } from "../../harness/errors.ts"
-import { ACTOR_TYPE, type CronFault, type EntryInput, type ScheduleInput, SINGLETON_ID, TENANT } from "../../models/cron/index.ts"
+import { ACTOR_TYPE, type EntryInput, type ScheduleInput, SINGLETON_ID, TENANT } from "../../models/cron/index.ts"
 import type { CommandHandler, CronImplementation } from "../../subjects/cron/api.ts"
 import { createFiredTable, FIRED_TABLE } from "./observe.ts"
 import { backendPid, type RaceEntry, type RaceEvidence, runRace, runSequential } from "./race.ts"
@@ -60,7 +60,7 @@ export interface CronSession {
   /** How the operations of the last race met (null before the first race). */
   readonly lastRace: () => RaceEvidence | null
   /** The last runner operation's fault as it struck (`struckFault`), and its words; undefined when none was armed. */
-  readonly lastFault: () => { readonly struck: CronFault | undefined; readonly words: string } | undefined
+  readonly lastFault: () => FaultAsStruck | undefined
 }
 
 const ref = (actorId: string) => ({ tenant: TENANT, actor: ACTOR_TYPE, id: actorId })
@@ -138,9 +138,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
         const fault = "fault" in command ? command.fault : undefined
         process.boundary.arm(fault)
         const outcome = yield* process.boundary.run(operationOf(process, command))
-        lastFault = fault === undefined
-          ? undefined
-          : { struck: struckFault(fault, process.boundary) as CronFault | undefined, words: struckFaultWords(fault, process.boundary, command.op) }
+        lastFault = fault === undefined ? undefined : faultAsStruck(fault, process.boundary, command.op)
         const result = resultJson(outcome, errorName)
         if (outcome._tag === "Crashed") yield* restart(process)
         else if (Exit.isFailure(outcome.exit) && (command.op === "claim" || command.op === "settle")) process.held = []

@@ -65,7 +65,7 @@ describe("clocks when the database refuses a COMMIT", () => {
         expect(trace.steps).toHaveLength(scenario.commands.length)
         for (const step of trace.steps) expect(step.implementation, scenario.name).toEqual(step.model)
         const faulted = trace.steps[scenario.refusedStep]!
-        expect(faulted.fault, scenario.name).toMatch(/commitRefused storage transaction 1/)
+        expect(faulted.fault, scenario.name).toMatch(/^the database refuses to commit storage transaction 1 \(\w+\) \(serialization failure\)/)
         expect(faulted.model, scenario.name).toEqual(scenario.refusedResult)
       }
     }, 120_000)
