@@ -16,9 +16,10 @@
  * failed-statement fault (alarms, clocks, content, cron), names only a property's own requirements in its divergences
  * (every subject),
  * probes the clocks journal's own contract, checks content chunks against their bytes and leaves
- * content defaults to the implementation, and draws the refused commit in cron.
+ * content defaults to the implementation, and draws the refused commit in cron. 0.7.0 adds upstream's
+ * clocks span names (CLK-023) and says a fault in one wording, as it struck, in every subject.
  */
-export const SUITE_VERSION = "0.6.0"
+export const SUITE_VERSION = "0.7.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

@@ -7,12 +7,17 @@
  * "at least one resume once the fire has committed", is the liveness requirement CLK-021).
  * CLK-020..022 are the liveness requirements the harness checks after a scenario's fault window
  * (`harness/Liveness.ts`), cited as `L1`..`L3` (issue 11's list). `B*` are the page's bug numbers,
- * cited where a requirement is exactly what the bug broke.
+ * cited where a requirement is exactly what the bug broke. CLK-023 cites the seed (upstream's
+ * `DeferredPersistence.ts` traces each operation under its own span name), on which the reference page
+ * has no rule, as POL-013 does for the pool.
  */
 import { type Attributor, makeAttributor } from "../harness/Attribution.ts"
 import type { Requirement } from "./Requirement.ts"
 
 const SINCE = "0.2.0"
+
+/** The rule CLK-023 cites: the seed's span names (no rule of the reference page fixes them). */
+export const CLOCKS_SPAN_RULE = "seed DeferredPersistence.ts"
 
 const clock = (id: string, title: string, text: string, rules: ReadonlyArray<string>): Requirement => ({
   id,
@@ -91,7 +96,13 @@ export const clockRequirements: ReadonlyArray<Requirement> = [
     ["L2", "B1b", "B1d"]),
   clock("CLK-022", "no timer left spinning",
     "At quiescence no timer may keep firing: with every due clock acknowledged, letting virtual time run on MUST start no storage transaction and emit no record.",
-    ["L3", "B5"])
+    ["L3", "B5"]),
+  {
+    ...clock("CLK-023", "operations keep upstream's span names",
+      "Each operation of the service MUST run in a span named as upstream names it: DeferredPersistence.deferredResult, .deferredDone, .deferredDoneIfWaiting, .scheduleClock and .sweepDue (an operator's traces, dashboards and alerts key on these names).",
+      [CLOCKS_SPAN_RULE]),
+    since: "0.7.0"
+  }
 ]
 
 /** The rules-to-requirement attributor of the clocks catalog (fallback: the fold requirement). */

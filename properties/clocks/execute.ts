@@ -16,7 +16,7 @@ import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/P
 import { nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import { clocksModel, type FaultedCommand, keyOf, type ModelState, type StepOutcome } from "../../models/clocks/index.ts"
-import { clocksAttributor } from "../../spec/clocks.ts"
+import { CLOCKS_SPAN_RULE, clocksAttributor } from "../../spec/clocks.ts"
 import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
 import type { ClocksScenario } from "./arbitraries.ts"
@@ -24,6 +24,7 @@ import { clocksChecks } from "./checks.ts"
 import { emptyMemory, invariantChecks } from "./invariants.ts"
 import { probeJournal } from "./journalProbe.ts"
 import { livenessPhase, type LivenessContext } from "./livenessPhase.ts"
+import { spanCheck } from "./spanCheck.ts"
 import { observeRows } from "./observe.ts"
 import type { RaceReport } from "./race.ts"
 import { type ClocksSession, openClocksSession } from "./session.ts"
@@ -104,6 +105,7 @@ const commandStep = (
         ...(index === 0 ? state.journalProbe : [])
       ]
       : invariantChecks(observed, state.memory)
+    const spans = comparison === "model" ? spanCheck(command, session.lastSpans()) : undefined
     const fault = [faultWords(command, outcome.faultVoided, session.lastFault()), race === null ? undefined : raceWords(raced, race)].filter((words) => words !== undefined).join("; ") || undefined
     const executed: ExecutedStep = {
       record: {
@@ -116,8 +118,8 @@ const commandStep = (
         implementationState: { deferreds: observed.deferreds, clocks: observed.clocks, resumes: toJson(resumes) } as Json,
         modelState: toJson({ deferreds: Object.values(outcome.state.deferreds), clocks: Object.values(outcome.state.clocks), resumes: outcome.resumes })
       },
-      checks,
-      covered: coveredBy([...outcome.reached, ...(outcome.resumes.length > 0 ? ["C5"] : [])], comparison),
+      checks: spans === undefined ? checks : [...checks, spans],
+      covered: coveredBy([...outcome.reached, ...(outcome.resumes.length > 0 ? ["C5"] : []), ...(spans === undefined ? [] : [CLOCKS_SPAN_RULE])], comparison),
       described: `${clocksModel.describeOperation({ command, atMs })}${fault === undefined ? "" : ` (${fault})`}`
     }
     return executed

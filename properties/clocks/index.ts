@@ -26,10 +26,12 @@ import { shippedClocks } from "../../subjects/clocks/index.ts"
 import { type ClocksScenario, clocksScenario, type ScenarioShape } from "./arbitraries.ts"
 import { type Comparison, executeClocks } from "./execute.ts"
 
-/** Requirements the model-compared properties witness (C1-C13). */
-const RULE_REQUIREMENTS = clockRequirements.map((requirement) => requirement.id).filter((id) => id <= "CLK-015")
+/** The requirement on upstream's span names, which every model-compared step checks (`spanCheck.ts`). */
+const SPAN_REQUIREMENT = "CLK-023"
+/** Requirements the model-compared properties witness (C1-C13, and upstream's span names). */
+const RULE_REQUIREMENTS = clockRequirements.map((requirement) => requirement.id).filter((id) => id <= "CLK-015" || id === SPAN_REQUIREMENT)
 /** Requirements of the liveness property (the guarantee's invariants and liveness). */
-const GUARANTEE_REQUIREMENTS = clockRequirements.map((requirement) => requirement.id).filter((id) => id > "CLK-015")
+const GUARANTEE_REQUIREMENTS = clockRequirements.map((requirement) => requirement.id).filter((id) => id > "CLK-015" && id !== SPAN_REQUIREMENT)
 
 /** Shapes of the four properties. */
 export const CLOCKS_SHAPES = {

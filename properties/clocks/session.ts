@@ -17,6 +17,7 @@ import { resultJson } from "../../harness/ModelBased.ts"
 import { backendPidOf } from "../../harness/PostgresLocks.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
 import { makeTransactionProbe, settleTransactions as settle, type TransactionProbe } from "../../harness/TransactionProbe.ts"
+import { makeSpanRecorder } from "../../harness/SpanRecorder.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { type FaultAsStruck, faultAsStruck } from "../../harness/StruckFault.ts"
 import { advanceByMs, nowMs } from "../../harness/VirtualClock.ts"
@@ -65,6 +66,8 @@ export interface ClocksSession {
   readonly call: (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race?: AppliedRace | null) => Effect.Effect<Json, HarnessError>
   /** How the last call's storage fault struck (undefined: it armed none). */
   readonly lastFault: () => FaultAsStruck | undefined
+  /** The span names the last call opened (`harness/SpanRecorder.ts`). */
+  readonly lastSpans: () => ReadonlyArray<string>
   /** What the last call's race did (null: it had none). */
   readonly lastRace: () => RaceReport | null
   /** Advances virtual time by `ms` and waits for quiet; returns the activity it saw. */
@@ -113,6 +116,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     let effectRuns = 0
     let lastRace: RaceReport | null = null
     let lastFault: FaultAsStruck | undefined = undefined
+    let lastSpans: ReadonlyArray<string> = []
     const hooks = yield* makeScriptedHooks
     /** Runs `effect` as process `name`'s: the timers it arms inherit the label, so a race can pause them. */
     const as = <A, E, R>(name: ProcessName, effect: Effect.Effect<A, E, R>) => withScriptedHooks(hooks, labelled(name, effect))
@@ -276,6 +280,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         currentStep = step
         lastRace = null
         lastFault = undefined
+        lastSpans = []
         if (command.op === "restart") return yield* restart("A", command)
         if (command.op === "setWaiting" || command.op === "clearWaiting" || command.op === "latchLossy" || command.op === "rewind") {
           const done = yield* harnessCommand(command).pipe(Effect.mapError(harnessError(`the harness command ${command.op}`)))
@@ -287,7 +292,9 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         const controls = (yield* processOf(target).pipe(Effect.mapError(harnessError("building process B")))).controls
         bound.arm(command.fault)
         controls.arm(command.journalFault)
-        const outcome = yield* bound.run(Effect.tap(as("A", callOf(command, waypointsMs, race)), () => Effect.suspend(() => settle(probes()))))
+        const spans = makeSpanRecorder()
+        const outcome = yield* bound.run(Effect.tap(as("A", spans.record(callOf(command, waypointsMs, race))), () => Effect.suspend(() => settle(probes()))))
+        lastSpans = spans.names()
         if (command.fault !== undefined) lastFault = faultAsStruck(command.fault, bound, command.op)
         bound.arm(undefined)
         controls.arm(undefined)
@@ -315,6 +322,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
       call,
       lastRace: () => lastRace,
       lastFault: () => lastFault,
+      lastSpans: () => lastSpans,
       advanceQuietly,
       resumeLog: () => resumes,
       activity: activityNow,

@@ -129,7 +129,7 @@ export const makeClocks = (pieces: ClockPieces) => (environment: ClocksEnvironme
     })
 
     const service: ClocksService = {
-      deferredResult: Effect.fn("clocks.deferredResult")(function*(deferred) {
+      deferredResult: Effect.fn("DeferredPersistence.deferredResult")(function*(deferred) {
         const instance = yield* FlowInstance
         const address: DeferredAddress = { flowName: instance.flow._tag, executionId: instance.executionId, deferredName: deferred.name }
         const row = yield* store.deferred(address).pipe(Effect.orDie)
@@ -141,15 +141,15 @@ export const makeClocks = (pieces: ClockPieces) => (environment: ClocksEnvironme
         ).pipe(Effect.orDie)
         return Option.some(row.exit)
       }),
-      deferredDone: Effect.fn("clocks.deferredDone")(function*(options) {
+      deferredDone: Effect.fn("DeferredPersistence.deferredDone")(function*(options) {
         const row = completionRow(options, yield* nowMs)
         yield* persistDeferred({ row, expectedWaiting: undefined, alongside: Effect.void }, "deferred")
       }),
-      deferredDoneIfWaiting: Effect.fn("clocks.deferredDoneIfWaiting")(function*(options) {
+      deferredDoneIfWaiting: Effect.fn("DeferredPersistence.deferredDoneIfWaiting")(function*(options) {
         const row = completionRow(options, yield* nowMs)
         return yield* persistDeferred({ row, expectedWaiting: { reason: options.reason, token: options.token }, alongside: Effect.void }, "deferred")
       }),
-      scheduleClock: Effect.fn("clocks.scheduleClock")(function*(flow, options) {
+      scheduleClock: Effect.fn("DeferredPersistence.scheduleClock")(function*(flow, options) {
         const now = yield* nowMs
         const requested: ClockRow = {
           flowName: flow._tag,
@@ -165,7 +165,7 @@ export const makeClocks = (pieces: ClockPieces) => (environment: ClocksEnvironme
         yield* pieces.flushLossy(journal)
         yield* armClock(stored)
       }),
-      sweepDue: Effect.fn("clocks.sweepDue")(function*(flowName) {
+      sweepDue: Effect.fn("DeferredPersistence.sweepDue")(function*(flowName) {
         const rows = yield* store.pendingClocks(flowName).pipe(Effect.orDie)
         const now = yield* nowMs
         for (const row of rows) {
