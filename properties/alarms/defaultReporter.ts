@@ -6,7 +6,8 @@
  * reporter's calls. An entry at another level than `Warn` is recorded with its level (the model never
  * predicts one). Entries without a report (the implementation's own diagnostics) are ignored.
  */
-import { DateTime, Effect, Logger } from "effect"
+import { DateTime, type Effect } from "effect"
+import { handingLogger, withLogsTo } from "../../harness/LogRecorder.ts"
 import type { Json } from "../../harness/Property.ts"
 import type { AlarmParked } from "../../subjects/alarms/api.ts"
 import { parkedReportJson } from "./driver.ts"
@@ -20,14 +21,14 @@ const isParkedReport = (value: unknown): value is AlarmParked =>
 
 /** A logger recording, into `calls`, each parked report a log entry carries (in the model's shape). */
 const reportLogger = (calls: Array<Json>) =>
-  Logger.make(({ logLevel, message }) => {
-    for (const part of Array.isArray(message) ? message : [message]) {
+  handingLogger(({ level, parts }) => {
+    for (const part of parts) {
       if (!isParkedReport(part) || calls.length >= MAX_REPORT_LOG_ENTRIES) continue
       const report = parkedReportJson(part) as Record<string, Json>
-      calls.push(logLevel === "Warn" ? report : { ...report, logLevel })
+      calls.push(level === "Warn" ? report : { ...report, logLevel: level })
     }
   })
 
 /** Runs `effect` with no `AlarmReporter` provided and its loggers replaced by one recording reports into `calls`. */
 export const withDefaultReporter = <A, E, R>(effect: Effect.Effect<A, E, R>, calls: Array<Json>): Effect.Effect<A, E, R> =>
-  Effect.provideService(effect, Logger.CurrentLoggers, new Set([reportLogger(calls)]))
+  withLogsTo(effect, reportLogger(calls))
