@@ -32,6 +32,18 @@ export const withoutOptional = (observed: ReadonlyArray<Json>, optional: Readonl
   return remaining
 }
 
+/**
+ * C3's "a flush failure is logged": a step during which the lossy sink failed `flushFailures` flushes
+ * wrote at least one log entry at a failure level (whatever its text: the reference fixes none).
+ */
+const flushLoggedCheck = (flushFailures: number, failureLogs: number): Check => ({
+  observable: "warnings logged for failed lossy flushes",
+  expected: { failedFlushes: flushFailures, loggedAtWarnOrAbove: true },
+  actual: { failedFlushes: flushFailures, loggedAtWarnOrAbove: failureLogs > 0 },
+  rules: ["C3", "B5"],
+  why: "a lossy flush failure is logged and ignored"
+})
+
 /** Everything one step's comparison reads. */
 export interface StepComparison {
   readonly outcome: StepOutcome
@@ -42,6 +54,10 @@ export interface StepComparison {
   readonly effectRuns: number
   /** Lossy flushes the latched sink failed during the step. */
   readonly flushFailures: number
+  /** Parts of the records handed to the journal during the step that were not JSON values. */
+  readonly nonJsonRecordParts: ReadonlyArray<string>
+  /** Log entries at a failure level written during the step. */
+  readonly failureLogs: number
 }
 
 /** The checks of one step, finest first. */
@@ -69,6 +85,14 @@ export const clocksChecks = (c: StepComparison): ReadonlyArray<Check> => {
     { observable: "lossy channel", expected: [], actual: [...c.lossyRecords], rules: ["C3", "B4"], why: "lifecycle records never take the droppable lossy queue" },
     { observable: "journal records", expected: expected.journal as Json, actual: c.observed.journal as Json, rules: rules.journal, why: "each record commits with its row, once per identity" },
     ...recordChecks(c.observed.records, c.outcome.state),
-    { observable: "effect executions", expected: expected.effectRuns, actual: c.effectRuns, rules: ["C13"], why: "an effect runs only after its intended record committed" }
+    {
+      observable: "parts of handed records that are not JSON values",
+      expected: [],
+      actual: [...c.nonJsonRecordParts],
+      rules: ["C2"],
+      why: "a record's payload and meta are JSON values: the journal compares them as JSON text, which drops an undefined field or a non-finite number"
+    },
+    { observable: "effect executions", expected: expected.effectRuns, actual: c.effectRuns, rules: ["C13"], why: "an effect runs only after its intended record committed" },
+    ...(c.flushFailures === 0 ? [] : [flushLoggedCheck(c.flushFailures, c.failureLogs)])
   ]
 }

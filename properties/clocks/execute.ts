@@ -87,6 +87,8 @@ const commandStep = (
     const raced = clocksModel.step(state.model, { command, atMs })
     const resumesBefore = session.resumeLog().length
     const flushFailuresBefore = session.flushFailures()
+    const failureLogsBefore = session.failureLogs()
+    const nonJsonBefore = session.nonJsonRecordParts().length
     // A failed statement the model voids (the transaction fails on its own first) is not injected.
     const result = yield* session.call(raced.faultVoided ? withoutStorageFault(command) : command, index, raced.fireInstantsMs, raced.race)
     const race = session.lastRace()
@@ -100,7 +102,8 @@ const commandStep = (
     const resumes = session.resumeLog().slice(resumesBefore)
     const checks = comparison === "model"
       ? [
-        ...clocksChecks({ outcome, actualResult: result, resumes, observed, lossyRecords: session.lossyRecords(), effectRuns: session.effectRuns(), flushFailures: session.flushFailures() - flushFailuresBefore }),
+        ...clocksChecks({ outcome, actualResult: result, resumes, observed, lossyRecords: session.lossyRecords(), effectRuns: session.effectRuns(), flushFailures: session.flushFailures() - flushFailuresBefore, failureLogs: session.failureLogs() - failureLogsBefore,
+          nonJsonRecordParts: session.nonJsonRecordParts().slice(nonJsonBefore) }),
         // The journal's own answers, probed before the first command (`journalProbe.ts`).
         ...(index === 0 ? state.journalProbe : [])
       ]

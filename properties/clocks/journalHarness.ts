@@ -1,13 +1,16 @@
 /**
  * The journal the harness hands to a clocks implementation: the shipped SQL journal over the
  * process's client, wrapped so the harness can fail the n-th durable emit of an operation (a failing
- * journal write, C11) and latch the lossy sink (C3, B5), and see every lossy record (B4). Faults are
+ * journal write, C11) and latch the lossy sink (C3, B5), and see every lossy record (B4) and every
+ * part of a record that is not a JSON value (`harness/JsonValues.ts`: C2's byte-equal comparison is of
+ * JSON text, which such a part does not survive). Faults are
  * failures of a dependency the harness owns, never a value the implementation could recognise.
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { type Journal, JournalError } from "../../subjects/clocks/api.ts"
+import { nonJsonPaths } from "../../harness/JsonValues.ts"
+import { type Journal, JournalError, type JournalInput } from "../../subjects/clocks/api.ts"
 import type { ClocksDialect } from "../../subjects/clocks/dialect.ts"
 import { makeSqlJournal } from "../../subjects/clocks/journal.ts"
 
@@ -21,14 +24,31 @@ export interface JournalControls {
   readonly lossyRecords: () => ReadonlyArray<string>
 }
 
-/** Bound on remembered lossy records. */
+/** Bound on remembered lossy records, and on remembered non-JSON parts of records. */
 const MAX_LOSSY_RECORDED = 1_000
+
+/** What the journals of a scenario's processes share: the latch, and what the harness saw handed over. */
+export interface SharedJournalState {
+  latched: boolean
+  flushFailures: number
+  /** Event types of every record that went to the lossy channel. */
+  readonly lossy: Array<string>
+  /** `<event type> <path>` of every part of a handed record that is not a JSON value. */
+  readonly nonJson: Array<string>
+}
+
+/** Notes, in `shared`, each part of `input`'s payload and meta that is not a JSON value. */
+const noteNonJson = (shared: SharedJournalState, input: JournalInput): void => {
+  for (const path of [...nonJsonPaths(input.payload, "$.payload"), ...nonJsonPaths(input.meta, "$.meta")]) {
+    if (shared.nonJson.length < MAX_LOSSY_RECORDED) shared.nonJson.push(`${input.eventType} ${path}`)
+  }
+}
 
 /** Builds the wrapped journal of one process; `shared` holds the latch and the lossy record across processes. */
 export const makeHarnessJournal = (
   sql: SqlClient.SqlClient,
   dialect: ClocksDialect,
-  shared: { latched: boolean; flushFailures: number; readonly lossy: Array<string> }
+  shared: SharedJournalState
 ): Effect.Effect<{ readonly journal: Journal; readonly controls: JournalControls }, SqlError> =>
   Effect.gen(function*() {
     let failEmit: number | undefined
@@ -42,6 +62,7 @@ export const makeHarnessJournal = (
     const journal: Journal = {
       emitDurableUnfenced: (input) =>
         Effect.suspend(() => {
+          noteNonJson(shared, input)
           emits++
           if (failEmit !== undefined && emits === failEmit) {
             return Effect.fail(new JournalError({ reason: "unavailable", message: "the journal's storage refused the write" }))
@@ -50,6 +71,7 @@ export const makeHarnessJournal = (
         }),
       emitLossy: (input) =>
         Effect.suspend(() => {
+          noteNonJson(shared, input)
           if (shared.lossy.length < MAX_LOSSY_RECORDED) shared.lossy.push(input.eventType)
           return inner.emitLossy(input)
         }),

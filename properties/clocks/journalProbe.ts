@@ -12,7 +12,9 @@
  *   delivers nothing;
  * - a storage failure (the harness refuses the COMMIT of the journal's own transaction) is the typed
  *   `JournalError` with reason `unavailable` (the binding contract, `api.ts`), not a raw `SqlError` or
- *   a defect; the refused transaction keeps nothing.
+ *   a defect; the refused transaction keeps nothing;
+ * - every typed error the journal answers says what happened (a non-empty message): an error without
+ *   one is answered as `<tag>:<reason> without a message`.
  */
 import { Data, Effect, Exit } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -46,10 +48,20 @@ const probeRecord = (changes: Partial<JournalInput> = {}): JournalInput => ({
   ...changes
 })
 
+/**
+ * An error by tag and reason, as `errorName` names it, and `without a message` when its message is
+ * empty: the journal's typed errors say what happened (the binding contract, `api.ts`).
+ */
+const probedErrorName = (error: unknown): Json => {
+  const name = errorName(error)
+  const message = typeof error === "object" && error !== null ? (error as { readonly message?: unknown }).message : undefined
+  return typeof message === "string" && message.trim() === "" ? `${String(name)} without a message` : name
+}
+
 /** How an effect ended, as the probe compares it: its value, or its error by tag and reason (a defect too). */
 const answerOf = <A>(effect: Effect.Effect<A, unknown>): Effect.Effect<Json> =>
   Effect.map(Effect.exit(Effect.suspend(() => effect)), (exit) =>
-    resultJson({ _tag: "Completed", exit: Exit.map(exit, (value) => (value === undefined ? null : (value as Json))) }, errorName))
+    resultJson({ _tag: "Completed", exit: Exit.map(exit, (value) => (value === undefined ? null : (value as Json))) }, probedErrorName))
 
 /** The admissions the probe makes, in order: a fresh record, the same again, then one field changed each. */
 const ADMISSIONS: ReadonlyArray<JournalInput> = [

@@ -13,6 +13,7 @@
 import { Cause, Context, Data, Effect, Exit, Option, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
+import { FAILURE_LOG_LEVELS, handingLogger, withLogsTo } from "../../harness/LogRecorder.ts"
 import { resultJson } from "../../harness/ModelBased.ts"
 import { backendPidOf } from "../../harness/PostgresLocks.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
@@ -25,7 +26,7 @@ import { HarnessError } from "../../harness/errors.ts"
 import { type AppliedRace, effectDescriptor, effectOutput, FLOW, type FaultedCommand, type ProcessName, SOURCE } from "../../models/clocks/index.ts"
 import type { ClocksImplementation, ClocksService, ResumeReason } from "../../subjects/clocks/api.ts"
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
-import { type JournalControls, makeHarnessJournal } from "./journalHarness.ts"
+import { type JournalControls, makeHarnessJournal, type SharedJournalState } from "./journalHarness.ts"
 import { armRace, type OverlapConnections, type RaceContext, type RaceReport, releaseHeld, runRace } from "./race.ts"
 
 /**
@@ -77,10 +78,14 @@ export interface ClocksSession {
   readonly activity: () => number
   /** Event types sent to the lossy channel so far. */
   readonly lossyRecords: () => ReadonlyArray<string>
+  /** Every part of a record handed to the journal that was not a JSON value, so far (`<event type> <path>`). */
+  readonly nonJsonRecordParts: () => ReadonlyArray<string>
   /** Executions of scripted irreversible effects so far. */
   readonly effectRuns: () => number
   /** Lossy flushes the latched sink failed so far. */
   readonly flushFailures: () => number
+  /** Log entries at a failure level (`FAILURE_LOG_LEVELS`) either process wrote so far. */
+  readonly failureLogs: () => number
 }
 
 /** A failure of the harness's own work, as a `HarnessError` naming `what`. */
@@ -109,7 +114,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     /** B's own boundary, over its own connection where the adapter has one: faults strike B's sweeps too. */
     const boundaryB = makeStorageBoundary(database.connections[1] ?? database.sql, database.platformAlarm)
     const boundaryOf = (name: ProcessName) => (name === "A" ? boundary : boundaryB)
-    const shared = { latched: false, flushFailures: 0, lossy: [] as Array<string> }
+    const shared: SharedJournalState = { latched: false, flushFailures: 0, lossy: [], nonJson: [] }
     const waiting = new Map<string, { readonly reason: string; readonly token: string }>()
     const resumes: Array<LoggedResume> = []
     let currentStep = 0
@@ -119,7 +124,13 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     let lastSpans: ReadonlyArray<string> = []
     const hooks = yield* makeScriptedHooks
     /** Runs `effect` as process `name`'s: the timers it arms inherit the label, so a race can pause them. */
-    const as = <A, E, R>(name: ProcessName, effect: Effect.Effect<A, E, R>) => withScriptedHooks(hooks, labelled(name, effect))
+    // Every log entry of either process, counted at the levels that report a failure (C3: "a flush
+    // failure is logged"); fibers a call forks (timers, fires) inherit the logger.
+    let failureLogs = 0
+    const logger = handingLogger((entry) => {
+      if (FAILURE_LOG_LEVELS.includes(entry.level)) failureLogs = Math.min(failureLogs + 1, Number.MAX_SAFE_INTEGER)
+    })
+    const as = <A, E, R>(name: ProcessName, effect: Effect.Effect<A, E, R>) => withScriptedHooks(hooks, labelled(name, withLogsTo(effect, logger)))
     const overlap = yield* overlapConnections(environment)
 
     const build = (name: ProcessName, client: SqlClient.SqlClient) =>
@@ -327,8 +338,10 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
       resumeLog: () => resumes,
       activity: activityNow,
       lossyRecords: () => shared.lossy,
+      nonJsonRecordParts: () => shared.nonJson,
       effectRuns: () => effectRuns,
-      flushFailures: () => shared.flushFailures
+      flushFailures: () => shared.flushFailures,
+      failureLogs: () => failureLogs
     }
   })
 

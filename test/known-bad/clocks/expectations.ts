@@ -42,5 +42,6 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "rearm-fired-clock": { properties: MODEL_FIRST, maxSteps: 8 },
   "unstable-wake-id": { properties: MODEL_FIRST, maxSteps: 8 },
   "cas-owner-fenced": { properties: CONCURRENT_ONLY, maxSteps: 8 },
-  "consume-swallows-statement-failure": { properties: FAULTS_FIRST, maxSteps: 8 }
+  "consume-swallows-statement-failure": { properties: FAULTS_FIRST, maxSteps: 8 },
+  "flush-failure-unlogged": { properties: MODEL_FIRST, maxSteps: 8 }
 }

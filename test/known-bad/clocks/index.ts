@@ -15,6 +15,7 @@ import { casOwnerFenced } from "./cas-owner-fenced.ts"
 import { casUnconditional } from "./cas-unconditional.ts"
 import { consumeEveryRead } from "./consume-every-read.ts"
 import { consumeSwallowsStatementFailure } from "./consume-swallows-statement-failure.ts"
+import { flushFailureUnlogged } from "./flush-failure-unlogged.ts"
 import { intendedAfterEffect } from "./intended-after-effect.ts"
 import type { KnownBadClocks } from "./kit.ts"
 import { lastWriterWins } from "./last-writer-wins.ts"
@@ -45,5 +46,6 @@ export const knownBadClocks: ReadonlyArray<KnownBadClocks> = [
   rearmFiredClock,
   unstableWakeId,
   casOwnerFenced,
-  consumeSwallowsStatementFailure
+  consumeSwallowsStatementFailure,
+  flushFailureUnlogged
 ]
