@@ -5,6 +5,7 @@
  * keeps its bytes. The drawn faults go to commands that take faults and carry none yet.
  */
 import * as fc from "fast-check"
+import { assignPicked, type Picked } from "./DrawnAfter.ts"
 import type { StorageFault } from "./Faults.ts"
 
 /**
@@ -20,8 +21,7 @@ export const statementOrdinalArbitrary: fc.Arbitrary<number> = fc.oneof(
 )
 
 /** One drawn statement fault: which free command (modulo their count), which transaction, which statement. */
-export interface DrawnStatementFault {
-  readonly pick: number
+export interface DrawnStatementFault extends Picked {
   readonly transaction: number
   readonly statement: number
 }
@@ -56,15 +56,11 @@ export const assignStatementFaults = <C extends object>(
   drawn: ReadonlyArray<DrawnStatementFault>,
   takesFaults: (command: C) => boolean
 ): ReadonlyArray<C> => {
-  const faulted = [...commands]
   const unfaulted = (command: C) => !("fault" in command) || command.fault === undefined
-  for (const { pick, transaction, statement } of drawn) {
-    const free = faulted.flatMap((command, index) => (takesFaults(command) && unfaulted(command) ? [index] : []))
-    if (free.length === 0) break
-    const index = free[pick % free.length]!
-    faulted[index] = { ...faulted[index]!, fault: statementFault(transaction, statement) }
-  }
-  return faulted
+  return assignPicked(commands, drawn, (command) => takesFaults(command) && unfaulted(command), (command, { transaction, statement }) => ({
+    ...command,
+    fault: statementFault(transaction, statement)
+  }))
 }
 
 /** Most commands a subject's targeted statement-fault timeline may append. */
