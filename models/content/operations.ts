@@ -13,6 +13,12 @@ export type GrantFacts =
   | { readonly kind: "forged"; readonly tenant: string; readonly hash: string; readonly size: number; readonly expiresAt: number }
   /** Not a grant at all. */
   | { readonly kind: "malformed" }
+  /**
+   * A grant the store signed, its text then changed by the harness (appended to, truncated, or one
+   * character replaced in its middle): refused, as not a grant or as one whose MAC no longer matches,
+   * whichever the store's encoding makes it (K4: "a forged MAC ... or a malformed grant is refused").
+   */
+  | { readonly kind: "tampered" }
 
 /**
  * A storage fault an operation reached: the n-th outermost transaction, and how it struck

@@ -33,6 +33,7 @@ export const CONTENT_SITUATIONS = [
   "grantExpiredPastBoundary",
   "grantForged",
   "grantMalformed",
+  "grantTampered",
   "grantBoundToOtherContent",
   // K5 references
   "attachRecorded",
@@ -71,6 +72,7 @@ export type ContentSituation = typeof CONTENT_SITUATIONS[number]
 
 const grantSituation = (state: ContentModelState, grant: GrantFacts, bound: { readonly tenant: string; readonly hash: string; readonly size: number }, atMs: number): ContentSituation => {
   if (grant.kind === "malformed") return "grantMalformed"
+  if (grant.kind === "tampered") return "grantTampered"
   if (grant.kind === "forged") return "grantForged"
   if (grant.tenant !== bound.tenant || grant.hash !== bound.hash || grant.size !== bound.size) return "grantBoundToOtherContent"
   const boundaryMs = atMs + state.config.skewMs

@@ -85,10 +85,17 @@ export const grant = (state: ContentModelState, op: Extract<ContentOperation, { 
   })
 }
 
+/**
+ * The refusal reason of a tampered grant (`GrantFacts` "tampered"): `malformed` or `invalid`, as the
+ * store's encoding decides; the harness compares either as this one.
+ */
+export const TAMPERED_REFUSAL = "malformed|invalid"
+
 /** K4/K5: why a grant is refused for `bound` at `atMs`, or its expiry. */
 export const verdictOf = (state: ContentModelState, grantFacts: GrantFacts, bound: { readonly tenant: string; readonly hash: string; readonly size: number }, atMs: number):
-  { readonly ok: true; readonly expiresAt: number } | { readonly ok: false; readonly reason: "malformed" | "invalid" | "expired" } => {
+  { readonly ok: true; readonly expiresAt: number } | { readonly ok: false; readonly reason: "malformed" | "invalid" | "expired" | typeof TAMPERED_REFUSAL } => {
   if (grantFacts.kind === "malformed") return { ok: false, reason: "malformed" }
+  if (grantFacts.kind === "tampered") return { ok: false, reason: TAMPERED_REFUSAL }
   if (grantFacts.kind === "forged") return { ok: false, reason: "invalid" }
   if (grantFacts.tenant !== bound.tenant || grantFacts.hash !== bound.hash || grantFacts.size !== bound.size) return { ok: false, reason: "invalid" }
   if (grantFacts.expiresAt <= atMs + state.config.skewMs) return { ok: false, reason: "expired" }

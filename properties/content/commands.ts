@@ -9,12 +9,13 @@ import type { ContentModelState, ContentOperation, GrantFacts, ReachedFault } fr
 import type { ContentStore } from "../../subjects/content/api.ts"
 import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { bodyOf, bytesJson, optionalGrantJson, streamJson, uploadJson } from "./driver.ts"
-import type { Command, Misuse, PlaceSpec } from "./scenario.ts"
+import type { Command, Misuse, PlaceSpec, Tamper } from "./scenario.ts"
+import { tamperedGrant } from "./tamper.ts"
 
 /** A grant the run was handed. */
 export interface WalletEntry {
   readonly grant: string
-  readonly facts: GrantFacts
+  readonly facts: WalletFacts
 }
 
 /** What a call returns: its JSON result and, for uploads and grants, the grant handed out. */
@@ -23,12 +24,15 @@ export interface CallResult {
   readonly grant?: string
 }
 
+/** What the harness knows of a grant a store handed out (signed by the store under test, or forged). */
+export type WalletFacts = Extract<GrantFacts, { readonly kind: "signed" | "forged" }>
+
 /** A resolved command: the model's operation, the call, and how a handed grant enters the wallet. */
 export interface Resolved {
   readonly operation: ContentOperation
   readonly call: (store: ContentStore, forger: ContentStore) => Effect.Effect<CallResult, unknown>
   /** The wallet facts of a grant the call hands out, from the model's prediction. */
-  readonly facts?: (predicted: Json) => GrantFacts | undefined
+  readonly facts?: (predicted: Json) => WalletFacts | undefined
 }
 
 /** What resolution reads. */
@@ -43,22 +47,22 @@ const MALFORMED_GRANT = "this is not a grant"
 
 const placeOf = (spec: PlaceSpec) => ({ tenant: TENANTS[spec.tenant]!, actor: ACTORS[spec.actor]!, blob: BLOBS[spec.blob]!, name: NAMES[spec.name]! })
 
-const signedFacts = (kind: "signed" | "forged", tenant: string, hash: string, size: number) => (predicted: Json): GrantFacts | undefined => {
+const signedFacts = (kind: "signed" | "forged", tenant: string, hash: string, size: number) => (predicted: Json): WalletFacts | undefined => {
   const value = predicted as { readonly expiresAt?: number } | null
   return value !== null && typeof value.expiresAt === "number" ? { kind, tenant, hash, size, expiresAt: value.expiresAt } : undefined
 }
 
-/** The grant and bound an attach or verify uses: a wallet entry, misused as generated. */
-const misused = (context: ResolveContext, walletIndex: number, misuse: Misuse) => {
+/** The grant and bound an attach or verify uses: a wallet entry, misused and tampered with as generated. */
+const misused = (context: ResolveContext, walletIndex: number, misuse: Misuse, tamper: Tamper | undefined) => {
   // Index 0 is the most recent grant.
   const entry = context.wallet.length === 0 ? undefined : context.wallet[context.wallet.length - 1 - (walletIndex % context.wallet.length)]!
-  const facts: GrantFacts = entry?.facts ?? { kind: "malformed" }
-  const base = facts.kind === "malformed" ? { tenant: TENANTS[0]!, hash: context.hashes[0]!, size: 0 } : { tenant: facts.tenant, hash: facts.hash, size: facts.size }
+  const base = entry === undefined ? { tenant: TENANTS[0]!, hash: context.hashes[0]!, size: 0 } : { tenant: entry.facts.tenant, hash: entry.facts.hash, size: entry.facts.size }
   const tenant = misuse === "otherTenant" ? TENANTS[(TENANTS.indexOf(base.tenant) + 1) % TENANTS.length]! : base.tenant
   const hash = misuse === "wrongHash" ? context.hashes.find((candidate) => candidate !== base.hash)! : base.hash
   const size = misuse === "wrongSize" ? base.size + 1 : base.size
-  const malformed = misuse === "malformed" || entry === undefined
-  return { grant: malformed ? MALFORMED_GRANT : entry.grant, facts: malformed ? ({ kind: "malformed" } as GrantFacts) : facts, tenant, hash, size }
+  if (misuse === "malformed" || entry === undefined) return { grant: MALFORMED_GRANT, facts: { kind: "malformed" } as GrantFacts, tenant, hash, size }
+  if (tamper !== undefined) return { grant: tamperedGrant(entry.grant, tamper), facts: { kind: "tampered" } as GrantFacts, tenant, hash, size }
+  return { grant: entry.grant, facts: entry.facts as GrantFacts, tenant, hash, size }
 }
 
 /** Resolves a content-changing or reading command (not clock, restart or race commands). */
@@ -97,7 +101,7 @@ export const resolveCommand = (command: Command, context: ResolveContext): Resol
     }
     case "attach": {
       const place = placeOf(command)
-      const used = misused(context, command.wallet, command.misuse)
+      const used = misused(context, command.wallet, command.misuse, command.tamper)
       const at = { ...place, tenant: used.tenant }
       return {
         operation: { kind: "attach", ...at, hash: used.hash, size: used.size, grant: used.facts, atMs },
@@ -128,7 +132,7 @@ export const resolveCommand = (command: Command, context: ResolveContext): Resol
       }
     }
     case "verify": {
-      const used = misused(context, command.wallet, command.misuse)
+      const used = misused(context, command.wallet, command.misuse, command.tamper)
       return {
         operation: { kind: "verify", tenant: used.tenant, hash: used.hash, size: used.size, grant: used.facts, atMs },
         call: (store) =>

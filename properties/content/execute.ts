@@ -11,7 +11,7 @@ import { type Check, type ExecutedStep, resultJson, runModelBased, toJson } from
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { contentModel, type ContentModelState, contentSituations, earliestDeletionMs } from "../../models/content/index.ts"
+import { contentModel, type ContentModelState, type ContentOperation, contentSituations, earliestDeletionMs, TAMPERED_REFUSAL } from "../../models/content/index.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { struckFaultWords } from "../../harness/StruckFault.ts"
@@ -42,13 +42,29 @@ export interface RunState {
   readonly hashes: ReadonlyArray<string>
 }
 
+/** The refusal reasons a tampered grant may get, as `errorTag` names them for attach and for verify. */
+const TAMPERED_REASONS: ReadonlyArray<string> = ["malformed", "invalid"]
+
+/**
+ * A result refusing a tampered grant as `malformed` or `invalid`, named as the model names both
+ * (`TAMPERED_REFUSAL`): which of the two depends on the store's grant encoding, which no rule fixes.
+ */
+const asTamperedRefusal = (operation: ContentOperation, actual: Json): Json => {
+  if ((operation.kind !== "attach" && operation.kind !== "verify") || operation.grant.kind !== "tampered") return actual
+  const record = actual as { readonly _tag?: Json; readonly error?: Json } | null
+  if (record === null || record._tag !== "Failure" || typeof record.error !== "string") return actual
+  const prefix = operation.kind === "attach" ? "InvalidContentRef:" : ""
+  const reason = record.error.startsWith(prefix) ? record.error.slice(prefix.length) : undefined
+  return reason !== undefined && TAMPERED_REASONS.includes(reason) ? { ...record, error: `${prefix}${TAMPERED_REFUSAL}` } : actual
+}
+
 /** Where an `advanceNear` command moves the clock, or null when its target is not in the future. */
 const nearTarget = (command: Extract<Command, { op: "advanceNear" }>, run: RunState): number | null => {
   if (command.target === "expiry") {
     // Index 0 is the most recent grant, as for attach.
     const entries = run.wallet
     const facts = entries.length === 0 ? undefined : entries[entries.length - 1 - (command.index % entries.length)]!.facts
-    return facts === undefined || facts.kind === "malformed" ? null : facts.expiresAt + command.offsetMs
+    return facts === undefined ? null : facts.expiresAt + command.offsetMs
   }
   // Index 0 is the content with the latest horizon.
   const contents = Object.values(run.model.contents).sort((a, b) => b.grantedUntilMs - a.grantedUntilMs || (a.hash < b.hash ? -1 : 1))
@@ -98,10 +114,10 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
     const observed = yield* observeStorage(database.sql, MODEL_CONFIG.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
     // A sweep stopped where the model has no transaction: each row may be as before or as after.
     if (outcome.uncertain === true) run.model = settleUncertain(before, outcome.state, observed)
-    const actual = resultJson(
+    const actual = asTamperedRefusal(operation, resultJson(
       called.outcome._tag === "Completed" ? { _tag: "Completed", exit: Exit.map(called.outcome.exit, (value) => value.json) } : called.outcome,
       errorTag
-    )
+    ))
     const expected = toJson(outcome.result)
     if (called.outcome._tag === "Completed" && called.outcome.exit._tag === "Success" && called.outcome.exit.value.grant !== undefined && outcome.result._tag === "Success") {
       const facts = resolved.facts?.(toJson(outcome.result.value))

@@ -17,6 +17,17 @@ export interface PlaceSpec {
 /** How a wallet grant is misused at attach or verify. */
 export type Misuse = "none" | "otherTenant" | "wrongSize" | "wrongHash" | "malformed"
 
+/**
+ * How the harness changes a signed grant's text before an attach or verify hands it over (drawn
+ * after the commands): a `.`-part appended, a character appended, the last character dropped, or one
+ * character in its middle replaced by another of the same class (digit, lower, upper case). None of
+ * them is the text the store signed, whatever its encoding.
+ */
+export type Tamper = "appendedPart" | "appendedChar" | "truncated" | "flipped"
+
+/** Every tampering, in draw order. */
+export const TAMPERS: ReadonlyArray<Tamper> = ["appendedPart", "appendedChar", "truncated", "flipped"]
+
 /** Commands that may race a sweep. */
 export type RacingCommand =
   | { readonly op: "upload"; readonly tenant: number; readonly payload: number }
@@ -40,11 +51,11 @@ export type Command =
   | { readonly op: "upload"; readonly tenant: number; readonly payload: number; readonly stream: boolean; readonly limit?: number; readonly bodyFails?: boolean; readonly fault?: StorageFault }
   | { readonly op: "grant"; readonly tenant: number; readonly payload: number; readonly sizeDelta: number; readonly fault?: StorageFault }
   | { readonly op: "forge"; readonly tenant: number; readonly payload: number }
-  | (PlaceSpec & { readonly op: "attach"; readonly wallet: number; readonly misuse: Misuse; readonly fault?: StorageFault })
+  | (PlaceSpec & { readonly op: "attach"; readonly wallet: number; readonly misuse: Misuse; readonly tamper?: Tamper; readonly fault?: StorageFault })
   | (PlaceSpec & { readonly op: "detach"; readonly fault?: StorageFault })
   | { readonly op: "read"; readonly tenant: number; readonly payload: number; readonly sizeDelta: number }
   | { readonly op: "stream"; readonly tenant: number; readonly payload: number; readonly interrupt: boolean }
-  | { readonly op: "verify"; readonly wallet: number; readonly misuse: Misuse }
+  | { readonly op: "verify"; readonly wallet: number; readonly misuse: Misuse; readonly tamper?: Tamper }
   | { readonly op: "sweep"; readonly force: boolean; readonly fault?: StorageFault }
   | { readonly op: "race"; readonly force: boolean; readonly competitor: RacingCommand; readonly mode: RaceMode; readonly schedule?: StepSchedule }
   | { readonly op: "advance"; readonly ms: number }

@@ -30,6 +30,7 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "forced-sweep-recorded": { properties: MODEL_FIRST, maxSteps: 5 },
   "read-size-unchecked": { properties: MODEL_FIRST, maxSteps: 5 },
   "foreign-grant-accepted": { properties: MODEL_FIRST, maxSteps: 6 },
+  "grant-trailing-parts-ignored": { properties: MODEL_FIRST, maxSteps: 6 },
   "stream-unchecked": { properties: MODEL_FIRST, maxSteps: 3 },
   "count-candidates": { properties: RACES_FIRST, maxSteps: 4 },
   "expiry-boundary-strict": { properties: MODEL_FIRST, maxSteps: 4 },

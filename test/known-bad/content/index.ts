@@ -12,6 +12,7 @@ import type { KnownBadContent } from "./kit.ts"
 import { pagingSkipsTies } from "./paging-skips-ties.ts"
 import { readSizeUnchecked } from "./read-size-unchecked.ts"
 import { recheckOmitted } from "./recheck-omitted.ts"
+import { grantTrailingPartsIgnored } from "./grant-trailing-parts-ignored.ts"
 import { raiseSwallowsStatementFailure } from "./raise-swallows-statement-failure.ts"
 import { scanMissesKeyRange } from "./scan-misses-key-range.ts"
 import { skewOmittedAttach } from "./skew-omitted-attach.ts"
@@ -35,5 +36,6 @@ export const knownBadContents: ReadonlyArray<KnownBadContent> = [
   countCandidates,
   expiryBoundaryStrict,
   pagingSkipsTies,
-  raiseSwallowsStatementFailure
+  raiseSwallowsStatementFailure,
+  grantTrailingPartsIgnored
 ]
