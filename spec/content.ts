@@ -34,7 +34,7 @@ export const contentRequirements: ReadonlyArray<Requirement> = [
   content("CNT-004", "grants raise the horizon monotonically",
     "grant MUST raise granted_until to greatest(old, NOW + L) and return a grant expiring then, and MUST answer none when the content (with that size) no longer exists.",
     ["K4"]),
-  content("CNT-005", "forged, foreign, mis-sized and malformed grants are refused",
+  content("CNT-005", "forged, foreign, mis-sized, malformed and tampered grants are refused",
     "A grant MUST be a MAC over {tenant, hash, size, expiresAt}; attach and verify MUST refuse a grant with a forged MAC, another tenant's grant, a grant for another hash or size ('invalid'), a string that is not a grant ('malformed') and a signed grant whose text was changed (appended to, truncated, a character replaced: 'malformed' or 'invalid', as the encoding makes it), writing nothing.",
     ["K5", "K4"]),
   content("CNT-006", "attach checks expiry against NOW + S; detach deletes one reference",
