@@ -8,14 +8,13 @@
  */
 import * as fc from "fast-check"
 import type { AdapterCapabilities } from "../../adapters/contract.ts"
-import { assignPicked, type Picked } from "../../harness/DrawnAfter.ts"
 import { storageFaultArbitrary, type StorageFault } from "../../harness/Faults.ts"
 import { stepScheduleArbitrary } from "../../harness/StepSchedule.ts"
 import { ACTORS, BLOBS, NAMES, PAYLOADS, TENANTS } from "./config.ts"
 import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { RACE_INTERLEAVING } from "./race.ts"
 import { contentStatementFaults } from "./statementFaults.ts"
-import { type Command, type ContentScenario, type Misuse, type PlaceSpec, type RaceMode, type RacingCommand, type Tamper, TAMPERS } from "./scenario.ts"
+import { type Command, type ContentScenario, type Misuse, type PlaceSpec, type RaceMode, type RacingCommand, TAMPERS } from "./scenario.ts"
 
 /** What a generator may include. */
 export interface ContentShape {
@@ -220,27 +219,26 @@ export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabi
   }
   const commands = fc.array(fc.oneof({ weight: 3, arbitrary: command(shape).map((c) => [c]) }, { weight: 2, arbitrary: timeline(shape) }), { minLength: 1, maxLength: Math.ceil(shape.maxCommands / 1.5) })
     .map((chunks) => chunks.flat().slice(0, shape.maxCommands))
-  // Tampered grants and failed statements, drawn after the commands so their draws stay as they were.
-  if (!shape.faults) return fc.tuple(commands, tamperings).map(([drawn, tampered]) => ({ commands: withTamperings(drawn, tampered) }))
-  return fc.tuple(commands, contentStatementFaults, tamperings).map(([drawn, statementFaults, tampered]) => ({
-    commands: withTamperings(withStatementFaults(drawn, statementFaults, takesFaults), tampered)
+  // Failed statements and tampered grants, drawn after the commands so their draws stay as they were.
+  if (!shape.faults) return fc.tuple(commands, tamperedUses).map(([drawn, tampered]) => ({ commands: [...drawn, ...tampered] }))
+  return fc.tuple(commands, contentStatementFaults, tamperedUses).map(([drawn, statementFaults, tampered]) => ({
+    commands: [...withStatementFaults(drawn, statementFaults, takesFaults), ...tampered]
   }))
 }
 
-/** Up to three tamperings per scenario (`Tamper`), each for an attach or verify that hands over a real grant. */
-const tamperings: fc.Arbitrary<ReadonlyArray<Picked & { readonly tamper: Tamper }>> = fc.array(
-  fc.record({ pick: fc.nat({ max: 63 }), tamper: fc.constantFrom(...TAMPERS) }),
-  { maxLength: 3 }
-)
+/** Most tampered uses appended to one scenario. */
+export const MAX_TAMPERED_USES = 2
 
-/** The commands with each drawn tampering given to an attach or verify that uses a wallet grant as is. */
-const withTamperings = (commands: ReadonlyArray<Command>, drawn: ReadonlyArray<Picked & { readonly tamper: Tamper }>): ReadonlyArray<Command> =>
-  assignPicked(
-    commands,
-    drawn,
-    (command) => (command.op === "attach" || command.op === "verify") && command.misuse === "none" && command.tamper === undefined,
-    (command, { tamper }) => ({ ...command, tamper }) as Command
-  )
+/**
+ * Up to `MAX_TAMPERED_USES` attaches or verifies of a wallet grant with its text tampered with
+ * (`Tamper`), appended after every other command: a refused grant writes nothing, so the steps before
+ * them, and every divergence they show, stay as they were.
+ */
+const tamperedUses: fc.Arbitrary<ReadonlyArray<Command>> = fc.array(
+  fc.record({ attach: fc.boolean(), wallet, tamper: fc.constantFrom(...TAMPERS), at: place }).map(({ attach, wallet: index, tamper, at }): Command =>
+    attach ? { op: "attach", ...at, wallet: index, misuse: "none", tamper } : { op: "verify", wallet: index, misuse: "none", tamper }),
+  { maxLength: MAX_TAMPERED_USES }
+)
 
 /** The calls that run transactions, so faults aim at them: uploads, grants, attaches, detaches and sweeps. */
 const takesFaults = (command: Command): boolean =>
