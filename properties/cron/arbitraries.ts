@@ -9,6 +9,7 @@
  */
 import * as fc from "fast-check"
 import { statementOrdinalArbitrary } from "../../harness/StatementFaultDraws.ts"
+import { ALL_MONTHS, DAYS, EVERY, HOURS, MINUTES, MONTHS, SEPARATORS, WEEKDAYS } from "./spellings.ts"
 import type { CronFault, EntryInput } from "../../models/cron/index.ts"
 import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, type FailedStatement, RUNNERS, TIMING } from "./scenario.ts"
 
@@ -20,40 +21,6 @@ export interface ScenarioShape {
   readonly maxEpisodes: number
 }
 
-/**
- * Five-field specs (N1, N2): minute and hour fields around the local transitions, day-of-month,
- * month and day-of-week mostly every day but often restricted (alone or both: OR), in several
- * spellings and field separators. Meaning and spellings (all spellings of one meaning share a key).
- */
-const MINUTES: ReadonlyArray<ReadonlyArray<string>> = [
-  ["0", "00"], ["30"], ["15"], ["45"], ["*/15", "0,15,30,45", "0-59/15"], ["*/30", "0,30", "00,30"], ["5,35"], ["*/20", "0,20,40"]
-]
-/** Hour fields around the local transitions (01:00-03:00). */
-const HOURS: ReadonlyArray<ReadonlyArray<string>> = [["*", "0-23", "*/1"], ["1"], ["2", "02"], ["1-2", "1,2"], ["0-3", "0,1,2,3"], ["*/2", "0-23/2"]]
-/** Every month, spelled three ways (the common case). */
-const ALL_MONTHS: ReadonlyArray<string> = ["*", "1-12", "JAN-DEC"]
-/**
- * Restricted months (N1 names, N2): sets holding the transitions' months (March, April, October,
- * November, January) or not, so that a skipped wall time's month decides whether it fires after a gap,
- * and some searches run weeks or months ahead.
- */
-const MONTHS: ReadonlyArray<ReadonlyArray<string>> = [["3,10", "MAR,OCT", "10,3"], ["1-4", "JAN-APR"], ["10-12", "OCT-DEC"], ["3-4,10-11", "MAR-APR,OCT-NOV"]]
-/**
- * Day-of-month (N1, N2): a star, every day written out (not a star: it combines with a restricted
- * day-of-week by OR), or restricted.
- */
-const DAYS: ReadonlyArray<ReadonlyArray<string>> = [["*"], ["1-31"], ["1-7", "1,2,3,4,5,6,7"], ["*/2", "1-31/2"], ["15-31"], ["1,15", "15,1"]]
-/**
- * Day-of-week (N1, N2): a star, or restricted; Sunday (the day of the transitions) spelled 0, 7 and SUN,
- * weekends, working days.
- */
-const WEEKDAYS: ReadonlyArray<ReadonlyArray<string>> = [["*"], ["0", "7", "SUN"], ["0,6", "SAT,SUN", "6,0"], ["1-5", "MON-FRI"], ["1", "MON"]]
-/** Field separators: any run of blanks separates fields (N1: equivalent spellings share a key). */
-const SEPARATORS: ReadonlyArray<string> = [" ", "  ", "\t"]
-const EVERY: ReadonlyArray<ReadonlyArray<string>> = [
-  ["@every 60s", "@every 1m", "@every 60000ms"], ["@every 90s", "@every 90000ms"], ["@every 15m", "@every 900s"], ["@every 2s", "@every 2000ms"],
-  ["@every 1s", "@every 1000ms"]
-]
 /**
  * Invalid specs (N1): bad values and shapes, an interval just under 1 s, six fields (seconds), and an
  * interval with text after its unit.
@@ -240,7 +207,8 @@ export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =
         ...(shape.faults ? { refusedCommits: refusedCommits } : {}),
         ownTurns: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
         specProbes: fc.array(specProbe, { maxLength: 3 }),
-        ...(shape.faults ? { failedStatements: failedStatements } : {})
+        ...(shape.faults ? { failedStatements: failedStatements } : {}),
+        respelledDeclarations: fc.array(fc.record({ runner, index: fc.nat({ max: pool.length - 1 }) }), { maxLength: 1 })
       })
     )
   )

@@ -42,6 +42,8 @@ export const ANCHORS: ReadonlyArray<Anchor> = [
 export interface DeclaredEntrySpec {
   readonly index: number
   readonly command: string
+  /** The pool entry's spec in another spelling of its meaning (`spellings.ts`: N1, the same key). */
+  readonly respelled?: boolean
 }
 
 /** One command of a scenario. */
@@ -114,7 +116,27 @@ export interface CronScenario {
    * the runner's next poll. Absent: none.
    */
   readonly failedStatements?: ReadonlyArray<FailedStatement>
+  /**
+   * Declarations appended after every other command (drawn last): `runner` declares pool entry
+   * `index` twice, as written and respelled, which N1 refuses as one key declared twice
+   * (`DuplicateCronKey`, naming the key), or as the entry's own refusal when it is invalid. A refused
+   * declaration changes nothing, and nothing runs after it. Absent: none.
+   */
+  readonly respelledDeclarations?: ReadonlyArray<RespelledDeclaration>
 }
+
+/** One appended duplicate-key declaration (`CronScenario.respelledDeclarations`). */
+export interface RespelledDeclaration {
+  readonly runner: number
+  readonly index: number
+}
+
+/** The appended declaration of `declared`: its pool entry as written, then respelled. */
+const respelledDeclaration = (declared: RespelledDeclaration): Command => ({
+  op: "declare",
+  runner: declared.runner,
+  entries: [{ index: declared.index, command: "ping" }, { index: declared.index, command: "pong", respelled: true }]
+})
 
 /** One failed statement of a fault scenario (`CronScenario.failedStatements`). */
 export interface FailedStatement {
@@ -137,11 +159,18 @@ export const REFUSED_COMMIT: CronFault = { transaction: 1, phase: "commitRefused
 /**
  * The commands as they run: the scenario's commands with a refused commit on each position
  * `refusedCommits` names (see `CronScenario.refusedCommits`), each refused claim followed by the same
- * runner's next poll (a claim), and turns in the application's own transaction when `ownTurns` holds.
+ * runner's next poll (a claim), and turns in the application's own transaction when `ownTurns` holds;
+ * then the `respelledDeclarations`.
  *
  * @example runningCommands({ ...scenario, refusedCommits: [0] }) // the first turn, bootstrap, claim or settle has fault REFUSED_COMMIT
  */
-export const runningCommands = (scenario: CronScenario): ReadonlyArray<Command> => {
+export const runningCommands = (scenario: CronScenario): ReadonlyArray<Command> => [
+  ...faultedCommands(scenario),
+  ...(scenario.respelledDeclarations ?? []).map(respelledDeclaration)
+]
+
+/** The scenario's commands with their refused commits, failed statements and own-transaction turns. */
+const faultedCommands = (scenario: CronScenario): ReadonlyArray<Command> => {
   const refused = new Set(scenario.refusedCommits ?? [])
   const failing = new Map((scenario.failedStatements ?? []).map((failed) => [failed.position, failed.statement]))
   if (refused.size === 0 && failing.size === 0 && scenario.ownTurns !== true) return scenario.commands

@@ -20,6 +20,7 @@ import { createFiredTable, FIRED_TABLE } from "./observe.ts"
 import { backendPid, type RaceEntry, type RaceEvidence, runRace, runSequential } from "./race.ts"
 import { claimAll, restartRunner, type RunnerProcess, settleOne, startRunner } from "./runner.ts"
 import type { Command, DeclaredEntrySpec } from "./scenario.ts"
+import { respelled } from "./spellings.ts"
 
 /** The hook points bootstraps overlap at (`subjects/cron` offers them; they are optional). */
 const BOOTSTRAP_OVERLAP: OverlapHooks = { begin: "cron.bootstrapBegun", hold: "cron.bootstrapWritten" }
@@ -68,7 +69,10 @@ const ref = (actorId: string) => ({ tenant: TENANT, actor: ACTOR_TYPE, id: actor
 /** The schedule input a deploy declares. */
 export const scheduleInput = (pool: ReadonlyArray<EntryInput>, skipMs: number, entries: ReadonlyArray<DeclaredEntrySpec>): ScheduleInput => ({
   skipMs,
-  entries: entries.map((entry) => ({ ...pool[entry.index]!, command: entry.command }))
+  entries: entries.map((entry) => {
+    const declared = pool[entry.index]!
+    return { ...declared, command: entry.command, ...(entry.respelled === true ? { spec: respelled(declared.spec) } : {}) }
+  })
 })
 
 /**
