@@ -208,7 +208,8 @@ export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =
         ownTurns: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
         specProbes: fc.array(specProbe, { maxLength: 3 }),
         ...(shape.faults ? { failedStatements: failedStatements } : {}),
-        respelledDeclarations: fc.array(fc.record({ runner, index: fc.nat({ max: pool.length - 1 }) }), { maxLength: 1 })
+        respelledDeclarations: fc.array(fc.record({ runner, index: fc.nat({ max: pool.length - 1 }) }), { maxLength: 1 }),
+        redeploysBeforeRewrite: fc.array(fc.record({ runner, entries: declaration(pool.length) }), { maxLength: 1 })
       })
     )
   )

@@ -123,7 +123,30 @@ export interface CronScenario {
    * declaration changes nothing, and nothing runs after it. Absent: none.
    */
   readonly respelledDeclarations?: ReadonlyArray<RespelledDeclaration>
+  /**
+   * Episodes appended after the scenario's commands and before `respelledDeclarations` (drawn last):
+   * `runner` claims its due ticks and settles the first one up to its delivery, then redeploys
+   * `entries` (null: nothing), then settles it: N8 rewrites the delivered tick from the new schedule,
+   * or deletes it when its entry is gone. Absent: none.
+   */
+  readonly redeploysBeforeRewrite?: ReadonlyArray<RedeployBeforeRewrite>
 }
+
+/** One appended redeploy between a delivery and its rewrite (`CronScenario.redeploysBeforeRewrite`). */
+export interface RedeployBeforeRewrite {
+  readonly runner: number
+  readonly entries: ReadonlyArray<DeclaredEntrySpec> | null
+}
+
+/** The commands of `episode`: due, claim, settle to the delivery, redeploy, settle the rewrite. */
+const redeployBeforeRewrite = (episode: RedeployBeforeRewrite): ReadonlyArray<Command> => [
+  { op: "advanceToDue" },
+  { op: "claim", runner: episode.runner },
+  { op: "settle", runner: episode.runner },
+  { op: "settle", runner: episode.runner },
+  { op: "declare", runner: episode.runner, entries: episode.entries },
+  { op: "settle", runner: episode.runner }
+]
 
 /** One appended duplicate-key declaration (`CronScenario.respelledDeclarations`). */
 export interface RespelledDeclaration {
@@ -160,12 +183,13 @@ export const REFUSED_COMMIT: CronFault = { transaction: 1, phase: "commitRefused
  * The commands as they run: the scenario's commands with a refused commit on each position
  * `refusedCommits` names (see `CronScenario.refusedCommits`), each refused claim followed by the same
  * runner's next poll (a claim), and turns in the application's own transaction when `ownTurns` holds;
- * then the `respelledDeclarations`.
+ * then the `redeploysBeforeRewrite` and the `respelledDeclarations`.
  *
  * @example runningCommands({ ...scenario, refusedCommits: [0] }) // the first turn, bootstrap, claim or settle has fault REFUSED_COMMIT
  */
 export const runningCommands = (scenario: CronScenario): ReadonlyArray<Command> => [
   ...faultedCommands(scenario),
+  ...(scenario.redeploysBeforeRewrite ?? []).flatMap(redeployBeforeRewrite),
   ...(scenario.respelledDeclarations ?? []).map(respelledDeclaration)
 ]
 
