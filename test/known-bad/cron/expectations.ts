@@ -20,7 +20,10 @@ export const MAX_STEPS: Readonly<Record<string, number>> = {
   "stale-from-claim": 22,
   "catch-up-rewrite": 15,
   "croner-interval-dst": 15,
-  "raw-spelling-keys": 3,
+  // Caught either by two spellings in one opening deploy (3 steps) or, since 2026-12-03, by the appended
+  // respelled declaration (`respelledDeclarations`), after the opening and the one episode a scenario
+  // keeps at least: measured 7 steps on pglite.
+  "raw-spelling-keys": 8,
   // Only a refused COMMIT of a claim shows it (cron/faults' refusedCommits, the runner polling again
   // after it): measured 6 steps on sqlite, pglite, postgres and do-sqlite (2026-12-02).
   "claim-marks-before-commit": 10,
