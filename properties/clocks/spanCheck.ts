@@ -5,6 +5,7 @@
  * among them, so an implementation may open any spans of its own around or inside it. Pure.
  */
 import type { Check } from "../../harness/ModelBased.ts"
+import { spanNamesCheck } from "../../harness/SpanCheck.ts"
 import type { FaultedCommand } from "../../models/clocks/index.ts"
 import { CLOCKS_SPAN_RULE } from "../../spec/clocks.ts"
 
@@ -17,22 +18,12 @@ const UPSTREAM_SPANS: Partial<Readonly<Record<FaultedCommand["op"], string>>> = 
   sweep: "DeferredPersistence.sweepDue"
 }
 
-/** Most opened span names a witness shows. */
-const SHOWN_SPANS = 8
-
 /**
  * The span check of one step, or undefined when the command calls no service operation.
  *
- * @example spanCheck({ op: "deferredDone", ... }, ["clocks.deferredDone"]) // a mismatch: expected "DeferredPersistence.deferredDone"
+ * @example spanCheck({ op: "deferredDone", ... }, ["clocks.deferredDone"]) // a mismatch: expected ["DeferredPersistence.deferredDone"]
  */
 export const spanCheck = (command: FaultedCommand, openedSpans: ReadonlyArray<string>): Check | undefined => {
   const expected = UPSTREAM_SPANS[command.op]
-  if (expected === undefined) return undefined
-  return {
-    observable: "spans the call opened",
-    expected,
-    actual: openedSpans.includes(expected) ? expected : { opened: openedSpans.slice(0, SHOWN_SPANS) },
-    rules: [CLOCKS_SPAN_RULE],
-    why: `upstream runs ${command.op === "sweep" ? "sweepDue" : command.op} in the span ${expected}, and traces, dashboards and alerts key on it`
-  }
+  return expected === undefined ? undefined : spanNamesCheck(command.op === "sweep" ? "sweepDue" : command.op, [expected], openedSpans, CLOCKS_SPAN_RULE)
 }

@@ -66,6 +66,6 @@ describe("clocks span names (CLK-023)", () => {
     expect(result.counterexamples.map((counterexample) => counterexample.divergence.requirementId)).toEqual(["CLK-023"])
     const [counterexample] = result.counterexamples
     expect(counterexample!.trace.steps).toHaveLength(1)
-    expect(counterexample!.divergence.explanation).toMatch(/spans the call opened was .*clocks\.\w+.* but the model expected "DeferredPersistence\.\w+"/)
+    expect(counterexample!.divergence.explanation).toMatch(/spans the call opened was .*clocks\.\w+.* but the model expected \["DeferredPersistence\.\w+"\]/)
   }, 120_000)
 })
