@@ -17,7 +17,7 @@
  * (every subject),
  * probes the clocks journal's own contract, checks content chunks against their bytes and leaves
  * content defaults to the implementation, and draws the refused commit in cron. 0.7.0 adds upstream's
- * clocks span names (CLK-023), C3's logged flush failure and C2's JSON records (clocks), tampered
+ * clocks and alarms span names (CLK-023, ALM-054), C3's logged flush failure and C2's JSON records (clocks), tampered
  * grants (content, CNT-005), and says a fault in one wording, as it struck, in every subject.
  */
 export const SUITE_VERSION = "0.7.0"

@@ -7,6 +7,8 @@
  * eventually dispatches; the scheduler always re-arms: R6, R26, E10 with R21, R25/H3 and R4, H6),
  * and ALM-052..053 the races of `alarms/race` (an external call during a handler pass; scheduler
  * transactions on independent connections serialize, which needs independent connections and row locks).
+ * ALM-054 cites the seed (upstream's `DurableObjectAlarm.ts` and `DefinedAlarms` trace each operation
+ * under their own span names), on which the reference page has no rule, as POL-013 does for the pool.
  */
 import { type Attributor, makeAttributor } from "../harness/Attribution.ts"
 import type { Requirement } from "./Requirement.ts"
@@ -16,6 +18,9 @@ const SINCE = "0.1.0"
 const LIVENESS_SINCE = "0.3.0"
 /** Suite version that added the race requirements ALM-052 and ALM-053. */
 const RACE_SINCE = "0.5.0"
+
+/** The rule ALM-054 cites: the seed's span names (no rule of the reference page fixes them). */
+export const ALARMS_SPAN_RULE = "seed DurableObjectAlarm.ts"
 
 const alarm = (id: string, title: string, text: string, rules: ReadonlyArray<string>, since: string = SINCE): Requirement => ({
   id,
@@ -192,7 +197,10 @@ export const alarmRequirements: ReadonlyArray<Requirement> = [
       "On an engine with independent connections, a scheduler transaction started while another scheduler's transaction on the same storage is open MUST wait for it (subjects/alarms/README.md: every scheduler transaction first takes a transaction-scoped advisory lock; observed with pg_blocking_pids), and the outcome MUST equal the serial order: one storage transaction each (R4), the platform alarm reconciled from committed rows (R6).",
       ["R4", "R6"], RACE_SINCE),
     needs: ["independentConnections", "rowLocks"]
-  }
+  },
+  alarm("ALM-054", "operations keep upstream's span names",
+    "Each operation MUST run in the span upstream names it: scheduleAlarm and scheduleAlarmEarlier in DurableObjectAlarm.scheduleAlarm, cancelAlarm in DurableObjectAlarm.cancelAlarm, processDueAlarms in DurableObjectAlarm.processDueAlarms, and through typed definitions also DefinedAlarms.scheduleAlarm and DefinedAlarms.cancelAlarm (an operator's traces, dashboards and alerts key on these names).",
+    [ALARMS_SPAN_RULE], "0.7.0")
 ]
 
 /** Attribution over the alarms catalog; ALM-042 (the platform alarm and stored state) when no rule matches. */

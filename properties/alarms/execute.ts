@@ -13,7 +13,7 @@ import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/P
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import { alarmsModel, type ModelState } from "../../models/alarms/index.ts"
-import { alarmsAttributor } from "../../spec/alarms.ts"
+import { ALARMS_SPAN_RULE, alarmsAttributor } from "../../spec/alarms.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { requirementsOfSituations } from "./attribution.ts"
@@ -25,6 +25,7 @@ import { legacyPlatformAlarmMs, readStoredWakes, writeLegacyLayout } from "./leg
 import type { AlarmsScenario, Command, RefSpec } from "./scenario.ts"
 import { toLegacyLayout, toModelLegacyRows } from "./scenario.ts"
 import { type AlarmsSession, harnessError, modelStatuses, openAlarmsSession } from "./session.ts"
+import { alarmSpanCheck } from "./spanCheck.ts"
 
 /** Bound on commands executed from one scenario (generators stay far below it). */
 export const MAX_COMMANDS = 400
@@ -193,6 +194,8 @@ export const executeAlarms = (
           reporterCalls: called.reporterCalls,
           lastTouch
         })]
+        const spans = alarmSpanCheck(command, called.typed, called.result, called.spans)
+        if (spans !== undefined) checks.push(spans)
         for (const ref of touchedRefs(command)) lastTouch.set(refKey(ref), { rules: outcome.rules, why: outcome.why, stepIndex: index })
         const fault = faultWords(command, outcome)
         const executed: ExecutedStep = {
@@ -214,7 +217,7 @@ export const executeAlarms = (
           checks,
           covered: [
             ...requirementsOfSituations(outcome.situations),
-            ...alarmsAttributor.requirementsWithPrimaryRules(observedRules(command, expectedResult))
+            ...alarmsAttributor.requirementsWithPrimaryRules([...observedRules(command, expectedResult), ...(spans === undefined ? [] : [ALARMS_SPAN_RULE])])
           ],
           situations: outcome.situations,
           described: `${alarmsModel.describeOperation(operation)}${fault === undefined ? "" : ` (${fault})`}`

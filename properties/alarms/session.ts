@@ -11,6 +11,7 @@ import { resultJson, toJson } from "../../harness/ModelBased.ts"
 import { says } from "../../harness/ErrorText.ts"
 import { timedImplementationCall } from "../../harness/Profiler.ts"
 import type { Json } from "../../harness/Property.ts"
+import { makeSpanRecorder } from "../../harness/SpanRecorder.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import { type ModelState, type ScheduleConfigurationInput, statusOf, storageIdOf, type TransactionFault } from "../../models/alarms/index.ts"
@@ -51,6 +52,10 @@ export interface CallRecord {
   readonly forkedOutcomes: ReadonlyArray<Json>
   /** Reporter calls during the step. */
   readonly reporterCalls: ReadonlyArray<Json>
+  /** The span names the call opened (`harness/SpanRecorder.ts`). */
+  readonly spans: ReadonlyArray<string>
+  /** Whether the call went through typed definitions (R29). */
+  readonly typed: boolean
 }
 
 /** One scenario's implementation side. */
@@ -195,8 +200,9 @@ export const openAlarmsSession = (
         const visits: Array<string> = []
         const forkedOutcomes: Array<Json> = []
         // One bounded run covers the call and the forked writes released after it.
+        const spans = makeSpanRecorder()
         const outcome = yield* boundary.run(Effect.gen(function*() {
-          const exit = yield* Effect.exit(timedImplementationCall(provide(callOf(scheduler, knownTags, command, atMs, forked, visits))))
+          const exit = yield* Effect.exit(timedImplementationCall(provide(spans.record(callOf(scheduler, knownTags, command, atMs, forked, visits)))))
           yield* releaseForked(forked, forkedOutcomes)
           return yield* exit
         }))
@@ -205,7 +211,7 @@ export const openAlarmsSession = (
         const result = resultJson(outcome, errorTag)
         // The process died: the harness restarts the service from storage.
         if (outcome._tag === "Crashed") scheduler = yield* build
-        return { result, visits, forkedOutcomes: outcome._tag === "Crashed" ? [] : forkedOutcomes }
+        return { result, visits, forkedOutcomes: outcome._tag === "Crashed" ? [] : forkedOutcomes, spans: spans.names(), typed: knownTags !== null }
       })
 
     const call = (command: Command, atMs: number): Effect.Effect<CallRecord, HarnessError> =>
@@ -216,12 +222,12 @@ export const openAlarmsSession = (
         defaultReporter = command.op === "dispatch" && command.defaultReporter === true
         if (command.op === "configure") {
           ambient = command.configuration
-          return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls }
+          return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls, spans: [], typed: knownTags !== null }
         }
         if (command.op === "restart") {
           if (command.knownTags !== undefined) knownTags = command.knownTags
           scheduler = yield* timedImplementationCall(build)
-          return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls }
+          return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls, spans: [], typed: knownTags !== null }
         }
         const called = yield* callScheduler(command, atMs)
         return { ...called, reporterCalls }

@@ -77,8 +77,9 @@ export const defineAlarms = <const D extends AlarmDefinitions>(definitions: D) =
     Object.hasOwn(definitions, tag) ? definitions[tag] : undefined
 
   const bind = (mutations: AlarmTransaction): DefinedAlarmTransaction<D> => {
-    const schedule = (method: "scheduleAlarm" | "scheduleAlarmEarlier") => (input: DefinedScheduleAlarmInput<D>) =>
-      Effect.gen(function*() {
+    // Upstream's span names (seed: `Effect.fn("DefinedAlarms.scheduleAlarm")`, `"DefinedAlarms.cancelAlarm"`).
+    const schedule = (method: "scheduleAlarm" | "scheduleAlarmEarlier") =>
+      Effect.fn("DefinedAlarms.scheduleAlarm")(function*(input: DefinedScheduleAlarmInput<D>) {
         const definition = definitionFor(input.tag)
         if (definition === undefined) return yield* Effect.fail(unknownTag(input.tag))
         const encoded = yield* Schema.encodeEffect(definition.payload)(input.payload).pipe(
@@ -90,8 +91,10 @@ export const defineAlarms = <const D extends AlarmDefinitions>(definitions: D) =
     return {
       scheduleAlarm: schedule("scheduleAlarm"),
       scheduleAlarmEarlier: schedule("scheduleAlarmEarlier"),
-      cancelAlarm: (input) =>
-        definitionFor(input.tag) === undefined ? Effect.fail(unknownTag(input.tag)) : mutations.cancelAlarm(input)
+      cancelAlarm: Effect.fn("DefinedAlarms.cancelAlarm")(function*(input: AlarmRef<keyof D & string>) {
+        if (definitionFor(input.tag) === undefined) return yield* Effect.fail(unknownTag(input.tag))
+        yield* mutations.cancelAlarm(input)
+      })
     }
   }
 

@@ -225,7 +225,7 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
             Effect.mapError((error) => new ClosureFailure(error))
           ),
           reconcile: hookPoint("alarms.beforeReconcile").pipe(
-            Effect.andThen(Effect.suspend(() => pieces.reconcile(runtime, state.mutations))),
+            Effect.andThen(Effect.suspend(() => pieces.reconcile(runtime, state.mutations)).pipe(Effect.withSpan("DurableObjectAlarm.reconcileAlarm"))),
             Effect.andThen(hookPoint("alarms.afterReconcile"))
           ),
           afterCommit: hookPoint("alarms.afterCommitBeforeReport"),
@@ -244,99 +244,98 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
       if (state.reports.length < MAX_REPORTS_PER_TRANSACTION) state.reports.push(storageId)
     }
 
-    const scheduleOne = (input: ScheduleAlarmInput, earlier: boolean, state: TransactionState) =>
-      Effect.gen(function*() {
-        const configuration = yield* currentConfiguration
-        const ref = yield* decodeRef(input)
-        const repeatEveryMs = yield* Effect.try({
-          try: () => pieces.repeatEveryMs(input.repeatEvery, configuration),
-          catch: (cause) => new InvalidRepeatEveryError({ cause })
-        })
-        const payloadJson = yield* Effect.try({
-          try: () => encodePayload(input.payload),
-          catch: (cause) => new InvalidAlarmPayloadError({ cause })
-        })
-        const runAtMs = yield* Effect.try({
-          try: () => runAtToMs(input.runAt),
+    // Upstream's span names (seed: `Effect.fn("DurableObjectAlarm.scheduleAlarm")`, ...): traces key on them.
+    const scheduleOne = Effect.fn("DurableObjectAlarm.scheduleAlarm")(function*(input: ScheduleAlarmInput, earlier: boolean, state: TransactionState) {
+      const configuration = yield* currentConfiguration
+      const ref = yield* decodeRef(input)
+      const repeatEveryMs = yield* Effect.try({
+        try: () => pieces.repeatEveryMs(input.repeatEvery, configuration),
+        catch: (cause) => new InvalidRepeatEveryError({ cause })
+      })
+      const payloadJson = yield* Effect.try({
+        try: () => encodePayload(input.payload),
+        catch: (cause) => new InvalidAlarmPayloadError({ cause })
+      })
+      const runAtMs = yield* Effect.try({
+        try: () => runAtToMs(input.runAt),
+        catch: (cause) => new InvalidAlarmRefError({ cause })
+      })
+      const storageId = storageIdOf(ref)
+      const existing = yield* store.readRow(storageId).pipe(storageError("alarm.readRow"))
+      yield* hookPoint("alarms.afterReadExisting")
+      const pass = yield* CurrentAlarmPass
+      const source = pass?.row
+      const progress = existing?.progress ?? source?.progress ?? -1
+
+      if (pass !== undefined && !pieces.passAllowsSchedule(pass)) {
+        return yield* Effect.fail(
+          new StorageOperationError({
+            operation: "alarm.schedule",
+            cause: new Error("Alarm handlers cannot schedule detached work after their pass ends")
+          })
+        )
+      }
+      if (input.progress !== undefined) {
+        yield* Effect.try({
+          try: () => validateProgress(input.progress!),
           catch: (cause) => new InvalidAlarmRefError({ cause })
         })
-        const storageId = storageIdOf(ref)
-        const existing = yield* store.readRow(storageId).pipe(storageError("alarm.readRow"))
-        yield* hookPoint("alarms.afterReadExisting")
-        const pass = yield* CurrentAlarmPass
-        const source = pass?.row
-        const progress = existing?.progress ?? source?.progress ?? -1
-
-        if (pass !== undefined && !pieces.passAllowsSchedule(pass)) {
-          return yield* Effect.fail(
-            new StorageOperationError({
-              operation: "alarm.schedule",
-              cause: new Error("Alarm handlers cannot schedule detached work after their pass ends")
-            })
-          )
-        }
-        if (input.progress !== undefined) {
-          yield* Effect.try({
-            try: () => validateProgress(input.progress!),
-            catch: (cause) => new InvalidAlarmRefError({ cause })
-          })
-        }
-        // R11: a replayed cursor from outside a pass cannot refill a budget or replace newer state.
-        if (source === undefined && input.progress !== undefined && !pieces.cursorAdvances(input.progress, progress)) {
-          return
-        }
-        const progressed = input.progress !== undefined && pieces.cursorAdvances(input.progress, progress)
-        const sourceProgressed = source !== undefined && storageId === source.storageId && progress > source.progress
-        const budget = configuration.unchangedAttemptBudget
-        const attempts = pieces.scheduleAttempts({
-          source,
-          existing,
-          fresh: source === undefined || progressed || sourceProgressed,
-          budget
-        })
-        const parked = pieces.isParked({
-          attempts,
-          budget,
-          wasParked: source?.parked === true || existing?.parked === true
-        })
-        const nowMs = yield* Clock.currentTimeMillis
-        const retryAtMs = attempts === 0
-          ? null
-          : nowMs + pieces.retryDelayMs(attempts, parked, configuration.minimumRetryDelayMs, configuration)
-        const keepEarlier = earlier && existing !== undefined && existing.runAtMs <= runAtMs
-        const scheduledAtMs = keepEarlier ? existing.runAtMs : runAtMs
-
-        yield* store.replaceRow({
-          storageId,
-          alarmId: ref.id,
-          tag: ref.tag,
-          runAtMs: scheduledAtMs,
-          repeatEveryMs: keepEarlier ? existing.repeatEveryMs : repeatEveryMs,
-          payloadJson: keepEarlier ? existing.payloadJson : payloadJson
-        }).pipe(storageError("alarm.replaceRow"))
-        yield* hookPoint("alarms.afterReplaceRow")
-        yield* writeAttemptState(storageId, {
-          attempts,
-          parked,
-          retryAtMs,
-          progress: Math.max(progress, input.progress ?? -1)
-        }, scheduledAtMs).pipe(storageError("alarm.writeAttempts"))
-        state.mutations.push("schedule")
-        const wasParkedBefore = existing?.parked ?? source?.parked ?? false
-        if (parked && retryAtMs !== null && pieces.opensParkedEpisode(wasParkedBefore, parked)) {
-          queueReport(state, storageId)
-        }
+      }
+      // R11: a replayed cursor from outside a pass cannot refill a budget or replace newer state.
+      if (source === undefined && input.progress !== undefined && !pieces.cursorAdvances(input.progress, progress)) {
+        return
+      }
+      const progressed = input.progress !== undefined && pieces.cursorAdvances(input.progress, progress)
+      const sourceProgressed = source !== undefined && storageId === source.storageId && progress > source.progress
+      const budget = configuration.unchangedAttemptBudget
+      const attempts = pieces.scheduleAttempts({
+        source,
+        existing,
+        fresh: source === undefined || progressed || sourceProgressed,
+        budget
       })
-
-    const cancelOne = (input: AlarmRef, state: TransactionState) =>
-      Effect.gen(function*() {
-        const ref = yield* decodeRef(input)
-        const storageId = storageIdOf(ref)
-        yield* store.deleteRow(storageId).pipe(storageError("alarm.cancel"))
-        yield* hookPoint("alarms.afterDeleteRow")
-        yield* store.deleteAttempts(storageId).pipe(storageError("alarm.cancel"))
-        state.mutations.push("cancel")
+      const parked = pieces.isParked({
+        attempts,
+        budget,
+        wasParked: source?.parked === true || existing?.parked === true
       })
+      const nowMs = yield* Clock.currentTimeMillis
+      const retryAtMs = attempts === 0
+        ? null
+        : nowMs + pieces.retryDelayMs(attempts, parked, configuration.minimumRetryDelayMs, configuration)
+      const keepEarlier = earlier && existing !== undefined && existing.runAtMs <= runAtMs
+      const scheduledAtMs = keepEarlier ? existing.runAtMs : runAtMs
+
+      yield* store.replaceRow({
+        storageId,
+        alarmId: ref.id,
+        tag: ref.tag,
+        runAtMs: scheduledAtMs,
+        repeatEveryMs: keepEarlier ? existing.repeatEveryMs : repeatEveryMs,
+        payloadJson: keepEarlier ? existing.payloadJson : payloadJson
+      }).pipe(storageError("alarm.replaceRow"))
+      yield* hookPoint("alarms.afterReplaceRow")
+      yield* writeAttemptState(storageId, {
+        attempts,
+        parked,
+        retryAtMs,
+        progress: Math.max(progress, input.progress ?? -1)
+      }, scheduledAtMs).pipe(storageError("alarm.writeAttempts"))
+      state.mutations.push("schedule")
+      const wasParkedBefore = existing?.parked ?? source?.parked ?? false
+      if (parked && retryAtMs !== null && pieces.opensParkedEpisode(wasParkedBefore, parked)) {
+        queueReport(state, storageId)
+      }
+    })
+
+    const cancelOne = Effect.fn("DurableObjectAlarm.cancelAlarm")(function*(input: AlarmRef, state: TransactionState) {
+      const ref = yield* decodeRef(input)
+      const storageId = storageIdOf(ref)
+      yield* store.deleteRow(storageId).pipe(storageError("alarm.cancel"))
+      yield* hookPoint("alarms.afterDeleteRow")
+      yield* store.deleteAttempts(storageId).pipe(storageError("alarm.cancel"))
+      state.mutations.push("cancel")
+    })
 
     const transaction: AlarmScheduler["transaction"] = (closure) =>
       runTransaction((state) =>
@@ -497,7 +496,7 @@ export const makeAlarmScheduler = (pieces: AlarmPieces) =>
         yield* runTransaction(() => Effect.void)
         const result: ProcessDueAlarmsResult = { handled, failed, parked }
         return result
-      })
+      }).pipe(Effect.withSpan("DurableObjectAlarm.processDueAlarms"))
 
     const getAlarmStatus = (input: AlarmRef) =>
       Effect.gen(function*() {
