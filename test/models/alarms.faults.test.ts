@@ -223,14 +223,15 @@ describe("reporter, legacy rows and typed definitions", () => {
 describe("requirement catalog", () => {
   it("has unique ids, one entry per rule and edge case, and the named guarantees", () => {
     // 49 from the reference page's rules, edge cases and guarantees, plus the liveness pair ALM-050..051 (0.3.0)
-    // and the race pair ALM-052..053 (0.5.0; ALM-053 needs independent connections and row locks).
-    expect(catalog(alarmRequirements).size).toBe(53)
+    // and the race pair ALM-052..053 (0.5.0; ALM-053 needs independent connections and row locks), and
+    // upstream's span names ALM-054 (0.7.0, citing the seed).
+    expect(catalog(alarmRequirements).size).toBe(54)
     for (let rule = 1; rule <= 29; rule += 1) expect(requirementsForRules([`R${rule}`])[0]).toBe(`ALM-${String(rule).padStart(3, "0")}`)
     for (let edge = 1; edge <= 10; edge += 1) expect(requirementsForRules([`E${edge}`])[0]).toBe(`ALM-${String(29 + edge).padStart(3, "0")}`)
     expect(requirementsForRules(["R11"])).toEqual(["ALM-011", "ALM-040", "ALM-030", "ALM-052"])
     expect(alarmRequirements.every((r) => r.text.includes("MUST"))).toBe(true)
     expect(alarmRequirements.filter((r) => r.needs.length > 0).map((r) => `${r.id}:${r.needs.join("+")}`)).toEqual(["ALM-053:independentConnections+rowLocks"])
-    expect(alarmRequirements.filter((r) => r.since !== "0.1.0").map((r) => `${r.id}@${r.since}`)).toEqual(["ALM-050@0.3.0", "ALM-051@0.3.0", "ALM-052@0.5.0", "ALM-053@0.5.0"])
+    expect(alarmRequirements.filter((r) => r.since !== "0.1.0").map((r) => `${r.id}@${r.since}`)).toEqual(["ALM-050@0.3.0", "ALM-051@0.3.0", "ALM-052@0.5.0", "ALM-053@0.5.0", "ALM-054@0.7.0"])
   })
 
   it("maps every situation to at least one requirement", () => {
