@@ -160,7 +160,7 @@ export const executeAlarms = (
       legacyRows: legacy,
       ...(scenario.knownTags === undefined ? {} : { knownTags: scenario.knownTags })
     })
-    const session = yield* openAlarmsSession(implementation, database, dialect, scenario.configuration ?? {}, scenario.knownTags ?? null)
+    const session = yield* openAlarmsSession(implementation, database, dialect, scenario.configuration, scenario.knownTags ?? null)
     /** Per alarm, the rules of the last external write that targeted it (to attribute wrong row content). */
     const lastTouch = new Map<string, Touch>(legacy.map((row) => [
       refKey(row),

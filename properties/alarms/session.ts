@@ -159,13 +159,15 @@ const callOf = (
 
 /**
  * Opens the session: builds `implementation` over the boundary (with `configuration` as the ambient
- * reference) and returns the call and observe functions.
+ * reference) and returns the call and observe functions. Until a `configure` command, a scenario
+ * without a configuration provides no reference at all, as an application that never configures the
+ * scheduler: upstream's reference then reads its default, all defaults (R1).
  */
 export const openAlarmsSession = (
   implementation: AlarmsImplementation,
   database: IsolatedDatabase,
   dialect: Dialect,
-  configuration: ScheduleConfigurationInput,
+  configuration: ScheduleConfigurationInput | undefined,
   initialKnownTags: ReadonlyArray<string> | null = null
 ): Effect.Effect<AlarmsSession, HarnessError> =>
   Effect.gen(function*() {
@@ -185,13 +187,17 @@ export const openAlarmsSession = (
     // Without a reporter (R27's default), the implementation's warnings are the reporter calls.
     const provide = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
       Effect.suspend(() => {
-        const configured = Effect.provideService(effect, ScheduleConfiguration, toImplementationConfiguration(ambient))
+        const configured = ambient === undefined ? effect : Effect.provideService(effect, ScheduleConfiguration, toImplementationConfiguration(ambient))
         return defaultReporter ? withDefaultReporter(configured, reporterCalls) : Effect.provideService(configured, AlarmReporter, reporter)
       })
     const build = Effect.suspend(() => {
       boundary.arm(undefined)
       return provide(implementation.make({ sql: boundary.sql, dialect, platformAlarm: boundary.platformAlarm }))
-    }).pipe(Effect.mapError(buildFailure(implementation)))
+    }).pipe(
+      Effect.mapError(buildFailure(implementation)),
+      // A make that throws (for instance reading a context reference that has no default) is a build failure too.
+      Effect.catchDefect((defect) => Effect.fail(buildFailure(implementation)(defect)))
+    )
     let scheduler = yield* build
 
     const callScheduler = (command: Command, atMs: number) =>
