@@ -9,6 +9,7 @@
  */
 import * as fc from "fast-check"
 import { statementOrdinalArbitrary } from "../../harness/StatementFaultDraws.ts"
+import { datedProbe } from "./datedProbes.ts"
 import { ALL_MONTHS, DAYS, EVERY, HOURS, MINUTES, MONTHS, SEPARATORS, WEEKDAYS } from "./spellings.ts"
 import type { CronFault, EntryInput } from "../../models/cron/index.ts"
 import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, type FailedStatement, RUNNERS, TIMING } from "./scenario.ts"
@@ -209,7 +210,8 @@ export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =
         specProbes: fc.array(specProbe, { maxLength: 3 }),
         ...(shape.faults ? { failedStatements: failedStatements } : {}),
         respelledDeclarations: fc.array(fc.record({ runner, index: fc.nat({ max: pool.length - 1 }) }), { maxLength: 1 }),
-        redeploysBeforeRewrite: fc.array(fc.record({ runner, entries: declaration(pool.length) }), { maxLength: 1 })
+        redeploysBeforeRewrite: fc.array(fc.record({ runner, entries: declaration(pool.length) }), { maxLength: 1 }),
+        datedProbes: fc.array(datedProbe(ANCHORS[anchor]!), { maxLength: 2 })
       })
     )
   )

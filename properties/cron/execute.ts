@@ -121,14 +121,14 @@ const probeChecks = (scenario: CronScenario, command: Extract<Command, { op: "de
 }
 
 /**
- * Checks of `next` of the scenario's undeployed spec probes (N2, B4), in the anchor's zone, each at
- * `anchor + afterMs`, compared with the model's brute-force scan.
+ * Checks of `next` of the scenario's undeployed spec probes and dated probes (N2, B4), in the anchor's
+ * zone, each at `anchor + afterMs`, compared with the model's brute-force scan.
  */
 const specProbeChecks = (scenario: CronScenario, session: CronSession) =>
   Effect.gen(function*() {
     const anchor = ANCHORS[scenario.anchor]!
     const checks: Array<Check> = []
-    for (const probe of scenario.specProbes ?? []) {
+    for (const probe of [...(scenario.specProbes ?? []), ...(scenario.datedProbes ?? [])]) {
       const afterMs = anchor.atMs + probe.afterMs
       const schedule = parseSchedule(probe.spec, anchor.zone)
       const actual = yield* session.nextOfSpec(probe.spec, anchor.zone, afterMs)

@@ -130,6 +130,13 @@ export interface CronScenario {
    * or deletes it when its entry is gone. Absent: none.
    */
   readonly redeploysBeforeRewrite?: ReadonlyArray<RedeployBeforeRewrite>
+  /**
+   * `next` checks like `specProbes` (drawn after everything else), of interval patterns restricted to
+   * the local date of the anchor's transition (`datedProbes.ts`): when the transition's gap skips every
+   * wall time they name, or its fold repeats them, croner's answer lies about a year ahead, so N2's
+   * search spans days and the zone's other transition of the year. Absent: none.
+   */
+  readonly datedProbes?: ReadonlyArray<SpecProbe>
 }
 
 /** One appended redeploy between a delivery and its rewrite (`CronScenario.redeploysBeforeRewrite`). */

@@ -8,7 +8,9 @@
  * - a gap: the first instant after the gap fires when `after` is before it and any skipped wall time
  *   matches the pattern (croner never returns a skipped time, so its answer is at or after the gap);
  * - a fold: an answer on the fold's second pass repeats a wall time the first pass showed, so the
- *   search starts again where the fold ends.
+ *   search starts again where the fold ends;
+ * - otherwise the next transition before croner's answer decides, and so on: an answer a year ahead
+ *   can lie beyond the next gap, whose skipped wall times may match.
  * Offsets are read through Intl. `@every` fires at multiples of the interval since the epoch.
  */
 import { Cron } from "croner"
@@ -18,8 +20,11 @@ const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
 /** How far back a fold may have begun (folds last at most 1 h). */
 const LOOKBACK_MS = 3 * 3_600_000
-/** Bound on the adapted search's restarts (one fold at a time). */
-const MAX_RESTARTS = 4
+/**
+ * Bound on the transitions one search crosses: croner's answer lies at most a few years ahead (a
+ * 29 February that is also a given weekday), and a zone changes its offset about twice a year.
+ */
+const MAX_TRANSITIONS = 32
 
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>()
 
@@ -94,13 +99,23 @@ const wallMatches = (parsed: ParsedCron, wallMinute: number): boolean => {
   return parsed.starDays ? weekday : parsed.starWeekdays ? day : day || weekday
 }
 
-/** Croner's answer adapted to N2 (see the module comment). */
-export const nextCronRun = (parsed: ParsedCron, afterMs: number): number => {
-  let from = afterMs
-  for (let restart = 0; restart <= MAX_RESTARTS; restart++) {
-    const plain = runAfter(cronOf(parsed), from)
-    if (plain === null) throw new RangeError(`cron ${parsed.canonical} in ${parsed.zone} never runs after ${from}`)
-    const change = firstOffsetChange(parsed.zone, from - LOOKBACK_MS, plain)
+/** Croner's answer strictly after `afterMs`; a pattern that never fires is a RangeError. */
+const cronerAnswer = (parsed: ParsedCron, afterMs: number): number => {
+  const answer = runAfter(cronOf(parsed), afterMs)
+  if (answer === null) throw new RangeError(`cron ${parsed.canonical} in ${parsed.zone} never runs after ${afterMs}`)
+  return answer
+}
+
+/**
+ * Croner's answer adapted to N2 (see the module comment), one transition at a time, crossing at most
+ * `maxTransitions`; past them `exhausted` decides, given croner's latest answer.
+ */
+const searchAcrossTransitions = (parsed: ParsedCron, afterMs: number, maxTransitions: number, exhausted: (plainMs: number) => number): number => {
+  let plain = cronerAnswer(parsed, afterMs)
+  // Transitions are looked for after `scanFrom` (at first 3 h back, for a fold that began before), up to croner's answer.
+  let scanFrom = afterMs - LOOKBACK_MS
+  for (let transition = 0; transition < maxTransitions; transition++) {
+    const change = firstOffsetChange(parsed.zone, scanFrom, plain)
     if (change === null) return plain
     const before = zoneOffsetMinutes(parsed.zone, change - MINUTE_MS)
     const after = zoneOffsetMinutes(parsed.zone, change)
@@ -109,15 +124,24 @@ export const nextCronRun = (parsed: ParsedCron, afterMs: number): number => {
       const wallAtChange = change / MINUTE_MS + after
       let skippedMatch = false
       for (let wall = wallAtChange - (after - before); wall < wallAtChange && !skippedMatch; wall++) skippedMatch = wallMatches(parsed, wall)
-      return change > afterMs && skippedMatch ? Math.min(change, plain) : plain
+      if (change > afterMs && skippedMatch) return Math.min(change, plain)
+    } else {
+      // A fold: [change, change + (before - after)) repeats wall times the first pass showed; an answer
+      // on its second pass is dropped and croner asked again from where the fold ends.
+      const foldEndMs = change + (before - after) * MINUTE_MS
+      if (plain >= change && plain < foldEndMs) plain = cronerAnswer(parsed, foldEndMs - 1)
     }
-    // A fold: [change, change + (before - after)) repeats wall times the first pass showed.
-    const foldEndMs = change + (before - after) * MINUTE_MS
-    if (plain < change || plain >= foldEndMs) return plain
-    from = foldEndMs - 1
+    // A later transition may still lie before croner's answer (a search can span a year or more).
+    scanFrom = change
   }
-  throw new RangeError(`cron ${parsed.canonical} in ${parsed.zone}: no instant after ${afterMs} within ${MAX_RESTARTS} folds`)
+  return exhausted(plain)
 }
+
+/** Croner's answer adapted to N2 (see the module comment), across every transition before it. */
+export const nextCronRun = (parsed: ParsedCron, afterMs: number): number =>
+  searchAcrossTransitions(parsed, afterMs, MAX_TRANSITIONS, () => {
+    throw new RangeError(`cron ${parsed.canonical} in ${parsed.zone}: no instant after ${afterMs} within ${MAX_TRANSITIONS} transitions`)
+  })
 
 /**
  * The first instant strictly after `afterMs` at which the spec fires (N2).
@@ -126,6 +150,14 @@ export const nextCronRun = (parsed: ParsedCron, afterMs: number): number => {
  */
 export const nextRun = (parsed: ParsedSpec, afterMs: number): number =>
   parsed.kind === "every" ? (Math.floor(afterMs / parsed.intervalMs) + 1) * parsed.intervalMs : nextCronRun(parsed, afterMs)
+
+/**
+ * The adaptation as it shipped until 2026-12-04 (known-bad `first-transition-only`): only the first
+ * transition after `afterMs` is looked at, then croner's answer is trusted, so a search that spans a
+ * year misses the next year's gap.
+ */
+export const firstTransitionOnlyNextRun = (parsed: ParsedSpec, afterMs: number): number =>
+  parsed.kind === "every" ? nextRun(parsed, afterMs) : searchAcrossTransitions(parsed, afterMs, 1, (plainMs) => plainMs)
 
 /** Croner's own answer, without the N2 adaptation (what a binding that trusts croner alone computes). */
 export const cronerOnlyNextRun = (parsed: ParsedSpec, afterMs: number): number =>
