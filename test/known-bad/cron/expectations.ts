@@ -20,6 +20,8 @@ export const MAX_STEPS: Readonly<Record<string, number>> = {
   "stale-from-claim": 22,
   "catch-up-rewrite": 15,
   "croner-interval-dst": 15,
+  // Caught by the dated probes (`datedProbes`) on the step of the first declaration.
+  "first-transition-only": 6,
   // Caught either by two spellings in one opening deploy (3 steps) or, since 2026-12-03, by the appended
   // respelled declaration (`respelledDeclarations`), after the opening and the one episode a scenario
   // keeps at least: measured 7 steps on pglite.

@@ -1,12 +1,13 @@
 /**
- * Every known-bad cron implementation: the five historical bugs of the reference page and seven of
- * our own. The suite must report a violation for each one, attributed to a requirement it breaks.
+ * Every known-bad cron implementation: the five historical bugs of the reference page and eight of
+ * our own (a ninth, racing runners on Postgres, is in `concurrent.ts`). The suite must report a
+ * violation for each one, attributed to a requirement it breaks.
  */
 import { b1RetargetWithoutReceipt, b2TickFromAdmission, b3ExpiryFromNow, b4UtcOnly, b5UnfencedSettle } from "./historical.ts"
 import type { KnownBadCron } from "./kit.ts"
 import { claimMarksBeforeCommit } from "./refused.ts"
 import { claimSwallowsStatementFailure } from "./statement.ts"
-import { catchUpRewrite, claimsUndeclaredTypes, cronerIntervalDst, rawSpellingKeys, staleFromClaim } from "./subtle.ts"
+import { catchUpRewrite, claimsUndeclaredTypes, cronerIntervalDst, firstTransitionOnly, rawSpellingKeys, staleFromClaim } from "./subtle.ts"
 
 export type { KnownBadCron } from "./kit.ts"
 
@@ -21,6 +22,7 @@ export const knownBadCrons: ReadonlyArray<KnownBadCron> = [
   staleFromClaim,
   catchUpRewrite,
   cronerIntervalDst,
+  firstTransitionOnly,
   rawSpellingKeys,
   claimMarksBeforeCommit,
   claimSwallowsStatementFailure

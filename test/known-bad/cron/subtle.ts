@@ -1,6 +1,6 @@
 /** Subtler cron bugs of our own, each the shipped runtime with one piece swapped. */
 import { readInteger } from "../../../subjects/cron/dialect.ts"
-import { cronerOnlyNextRun } from "../../../subjects/cron/next.ts"
+import { cronerOnlyNextRun, firstTransitionOnlyNextRun } from "../../../subjects/cron/next.ts"
 import { knownBadCron } from "./kit.ts"
 
 /** A runner claims `$cron:` rows of every actor type, declared here or not. */
@@ -33,6 +33,18 @@ export const cronerIntervalDst = knownBadCron({
   bug: "croner's interval-job DST rules taken as they are: a wildcard or list pattern skips a gap and fires on both passes of a fold",
   breaks: ["CRN-002", "CRN-015"],
   pieces: { nextInstant: cronerOnlyNextRun }
+})
+
+/**
+ * `next` adapted to N2 at the first transition of a search only, then croner trusted: the shipped
+ * `next` until 2026-12-04. A spec whose wall times the gap skips fires next year, and when next
+ * year's gap skips them too, it answers the day after instead of the first instant after that gap.
+ */
+export const firstTransitionOnly = knownBadCron({
+  name: "first-transition-only",
+  bug: "next looks at the first DST transition of a search only, so a search spanning a year misses the next year's gap",
+  breaks: ["CRN-002", "CRN-015"],
+  pieces: { nextInstant: firstTransitionOnlyNextRun }
 })
 
 /** Timer keys from the spelling as written: equivalent spellings get two rows and two deliveries. */
