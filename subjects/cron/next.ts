@@ -108,9 +108,10 @@ const cronerAnswer = (parsed: ParsedCron, afterMs: number): number => {
 
 /**
  * Croner's answer adapted to N2 (see the module comment), one transition at a time, crossing at most
- * `maxTransitions`; past them `exhausted` decides, given croner's latest answer.
+ * `maxTransitions`; past them `exhausted` decides, given croner's latest answer. Exported for the
+ * known-bad that stops after the first transition (`test/known-bad/cron/subtle.ts`).
  */
-const searchAcrossTransitions = (parsed: ParsedCron, afterMs: number, maxTransitions: number, exhausted: (plainMs: number) => number): number => {
+export const searchAcrossTransitions = (parsed: ParsedCron, afterMs: number, maxTransitions: number, exhausted: (plainMs: number) => number): number => {
   let plain = cronerAnswer(parsed, afterMs)
   // Transitions are looked for after `scanFrom` (at first 3 h back, for a fold that began before), up to croner's answer.
   let scanFrom = afterMs - LOOKBACK_MS
@@ -150,14 +151,6 @@ export const nextCronRun = (parsed: ParsedCron, afterMs: number): number =>
  */
 export const nextRun = (parsed: ParsedSpec, afterMs: number): number =>
   parsed.kind === "every" ? (Math.floor(afterMs / parsed.intervalMs) + 1) * parsed.intervalMs : nextCronRun(parsed, afterMs)
-
-/**
- * The adaptation as it shipped until 2026-12-04 (known-bad `first-transition-only`): only the first
- * transition after `afterMs` is looked at, then croner's answer is trusted, so a search that spans a
- * year misses the next year's gap.
- */
-export const firstTransitionOnlyNextRun = (parsed: ParsedSpec, afterMs: number): number =>
-  parsed.kind === "every" ? nextRun(parsed, afterMs) : searchAcrossTransitions(parsed, afterMs, 1, (plainMs) => plainMs)
 
 /** Croner's own answer, without the N2 adaptation (what a binding that trusts croner alone computes). */
 export const cronerOnlyNextRun = (parsed: ParsedSpec, afterMs: number): number =>

@@ -1,6 +1,7 @@
 /** Subtler cron bugs of our own, each the shipped runtime with one piece swapped. */
 import { readInteger } from "../../../subjects/cron/dialect.ts"
-import { cronerOnlyNextRun, firstTransitionOnlyNextRun } from "../../../subjects/cron/next.ts"
+import { cronerOnlyNextRun, nextRun, searchAcrossTransitions } from "../../../subjects/cron/next.ts"
+import type { ParsedSpec } from "../../../subjects/cron/spec.ts"
 import { knownBadCron } from "./kit.ts"
 
 /** A runner claims `$cron:` rows of every actor type, declared here or not. */
@@ -40,6 +41,10 @@ export const cronerIntervalDst = knownBadCron({
  * `next` until 2026-12-04. A spec whose wall times the gap skips fires next year, and when next
  * year's gap skips them too, it answers the day after instead of the first instant after that gap.
  */
+const firstTransitionOnlyNextRun = (parsed: ParsedSpec, afterMs: number): number =>
+  parsed.kind === "every" ? nextRun(parsed, afterMs) : searchAcrossTransitions(parsed, afterMs, 1, (plainMs) => plainMs)
+
+/** The shipped runtime with that `next`. */
 export const firstTransitionOnly = knownBadCron({
   name: "first-transition-only",
   bug: "next looks at the first DST transition of a search only, so a search spanning a year misses the next year's gap",
