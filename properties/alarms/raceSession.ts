@@ -11,7 +11,8 @@ import { emulatedPlatformAlarm } from "../../adapters/emulatedPlatformAlarm.ts"
 import type { Json } from "../../harness/Property.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
 import { HarnessError } from "../../harness/errors.ts"
-import { AlarmReporter, type AlarmReporterFn, type AlarmScheduler, type AlarmsImplementation, ScheduleConfiguration } from "../../subjects/alarms/api.ts"
+import type { AlarmReporterFn, AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
+import { UpstreamAlarmReporter, UpstreamScheduleConfiguration } from "./upstreamReferences.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { errorTag, parkedReportJson, toImplementationConfiguration } from "./driver.ts"
 import { buildFailure, harnessError, readApiStatuses } from "./session.ts"
@@ -48,7 +49,7 @@ export const openRaceSession = (implementation: AlarmsImplementation, database: 
     })
     const configuration = toImplementationConfiguration({ unchangedAttemptBudget: budget })
     const provide = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-      effect.pipe(Effect.provideService(ScheduleConfiguration, configuration), Effect.provideService(AlarmReporter, reporter))
+      effect.pipe(Effect.provideService(UpstreamScheduleConfiguration, configuration), Effect.provideService(UpstreamAlarmReporter, reporter))
     const build = (sql: IsolatedDatabase["sql"], platformAlarm: PlatformAlarm) =>
       Effect.suspend(() => {
         // Faults reach an implementation only through a boundary; this property arms none.

@@ -16,13 +16,7 @@ import { makeStorageBoundary, type StorageBoundary } from "../../harness/Storage
 import { HarnessError } from "../../harness/errors.ts"
 import { type ModelState, type ScheduleConfigurationInput, statusOf, storageIdOf, type TransactionFault } from "../../models/alarms/index.ts"
 import { VALID_REFS } from "./arbitraries.ts"
-import {
-  AlarmReporter,
-  type AlarmReporterFn,
-  type AlarmScheduler,
-  type AlarmsImplementation,
-  ScheduleConfiguration
-} from "../../subjects/alarms/api.ts"
+import type { AlarmReporterFn, AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import type { ObservedState } from "./checks.ts"
 import { refKey } from "./commands.ts"
 import {
@@ -40,6 +34,7 @@ import {
 import type { Command, RefSpec } from "./scenario.ts"
 import { withDefaultReporter } from "./defaultReporter.ts"
 import { readStoredAlarms } from "./storedState.ts"
+import { UpstreamAlarmReporter, UpstreamScheduleConfiguration } from "./upstreamReferences.ts"
 import { typedHandler, typedScheduler } from "./typed.ts"
 
 /** What the implementation did in one step. */
@@ -187,8 +182,8 @@ export const openAlarmsSession = (
     // Without a reporter (R27's default), the implementation's warnings are the reporter calls.
     const provide = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
       Effect.suspend(() => {
-        const configured = ambient === undefined ? effect : Effect.provideService(effect, ScheduleConfiguration, toImplementationConfiguration(ambient))
-        return defaultReporter ? withDefaultReporter(configured, reporterCalls) : Effect.provideService(configured, AlarmReporter, reporter)
+        const configured = ambient === undefined ? effect : Effect.provideService(effect, UpstreamScheduleConfiguration, toImplementationConfiguration(ambient))
+        return defaultReporter ? withDefaultReporter(configured, reporterCalls) : Effect.provideService(configured, UpstreamAlarmReporter, reporter)
       })
     const build = Effect.suspend(() => {
       boundary.arm(undefined)

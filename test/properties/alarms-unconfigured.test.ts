@@ -12,7 +12,8 @@ import type { Json } from "../../harness/Property.ts"
 import { runProperty } from "../../harness/Runner.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import type { AlarmsScenario } from "../../properties/alarms/scenario.ts"
-import { type AlarmsImplementation, ScheduleConfiguration } from "../../subjects/alarms/api.ts"
+import { UPSTREAM_ALARM_REPORTER_KEY, UPSTREAM_SCHEDULE_CONFIGURATION_KEY } from "../../properties/alarms/upstreamReferences.ts"
+import { AlarmReporter, type AlarmsImplementation, ScheduleConfiguration } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
 
@@ -22,7 +23,7 @@ const adapters = useNodeAdapters()
  * Upstream's configuration key as a service with no default (what a scheduler whose reference lost
  * its default reads): found whenever the harness provides the reference, missing when it does not.
  */
-class RequiredConfiguration extends Context.Service<RequiredConfiguration, ScheduleConfiguration>()(ScheduleConfiguration.key) {}
+class RequiredConfiguration extends Context.Service<RequiredConfiguration, ScheduleConfiguration>()(UPSTREAM_SCHEDULE_CONFIGURATION_KEY) {}
 
 /** The shipped scheduler, built only after reading the configuration through `RequiredConfiguration`. */
 const needsProvidedConfiguration: AlarmsImplementation = {
@@ -34,6 +35,11 @@ const needsProvidedConfiguration: AlarmsImplementation = {
 const modelProperty = (implementation: AlarmsImplementation) => alarmsSuite(implementation).properties.find((property) => property.id === "alarms/model")!
 
 describe("alarms without a configuration reference (R1)", () => {
+  it("the shipped scheduler reads its references under upstream's keys, which the harness provides by key", () => {
+    expect(ScheduleConfiguration.key).toBe(UPSTREAM_SCHEDULE_CONFIGURATION_KEY)
+    expect(AlarmReporter.key).toBe(UPSTREAM_ALARM_REPORTER_KEY)
+  })
+
   it("draws scenarios that start without any configuration", () => {
     const scenarios = fc.sample(modelProperty(shippedAlarms).scenario(adapters.sqlite!.capabilities), { numRuns: 60, seed: 11 }) as ReadonlyArray<Json>
     const unconfigured = scenarios.filter((scenario) => (scenario as unknown as AlarmsScenario).configuration === undefined)
