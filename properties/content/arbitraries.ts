@@ -219,12 +219,27 @@ export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabi
   }
   const commands = fc.array(fc.oneof({ weight: 3, arbitrary: command(shape).map((c) => [c]) }, { weight: 2, arbitrary: timeline(shape) }), { minLength: 1, maxLength: Math.ceil(shape.maxCommands / 1.5) })
     .map((chunks) => chunks.flat().slice(0, shape.maxCommands))
-  // Failed statements and tampered grants, drawn after the commands so their draws stay as they were.
-  if (!shape.faults) return fc.tuple(commands, tamperedUses).map(([drawn, tampered]) => ({ commands: [...drawn, ...tampered] }))
-  return fc.tuple(commands, contentStatementFaults, tamperedUses).map(([drawn, statementFaults, tampered]) => ({
-    commands: [...withStatementFaults(drawn, statementFaults, takesFaults), ...tampered]
+  // Failed statements, tampered grants and wrong-size streams, drawn after the commands so their draws stay as they were.
+  if (!shape.faults) {
+    return fc.tuple(commands, tamperedUses, wrongSizeStreams).map(([drawn, tampered, streams]) => ({ commands: [...drawn, ...tampered, ...streams] }))
+  }
+  return fc.tuple(commands, contentStatementFaults, tamperedUses, wrongSizeStreams).map(([drawn, statementFaults, tampered, streams]) => ({
+    commands: [...withStatementFaults(drawn, statementFaults, takesFaults), ...tampered, ...streams]
   }))
 }
+
+/**
+ * At most one upload streamed back at once asking for one byte less or more than it has (K7: a stream
+ * checks the size before emitting anything), appended after every other command; the drawn streams
+ * always ask for the stored size, and the reads' wrong sizes do not reach the stream's own check.
+ */
+const wrongSizeStreams: fc.Arbitrary<ReadonlyArray<Command>> = fc.array(
+  fc.record({ tenant, payload, sizeDelta: fc.constantFrom(-1, 1) }).map(({ tenant: t, payload: p, sizeDelta: delta }): ReadonlyArray<Command> => [
+    { op: "upload", tenant: t, payload: p, stream: false },
+    { op: "stream", tenant: t, payload: p, interrupt: false, sizeDelta: delta }
+  ]),
+  { maxLength: 1 }
+).map((pairs) => pairs.flat())
 
 /** Most tampered uses appended to one scenario. */
 export const MAX_TAMPERED_USES = 2

@@ -126,9 +126,10 @@ export const resolveCommand = (command: Command, context: ResolveContext): Resol
       const tenant = TENANTS[command.tenant]!
       const hash = context.hashes[command.payload]!
       const bytes = PAYLOADS[command.payload]!
+      const size = bytes.byteLength + (command.sizeDelta ?? 0)
       return {
-        operation: { kind: "stream", tenant, hash, size: bytes.byteLength, interrupt: command.interrupt },
-        call: (store) => Effect.map(streamJson(store, { tenant, hash, size: bytes.byteLength }, command.interrupt, bytes), (json) => ({ json }))
+        operation: { kind: "stream", tenant, hash, size, interrupt: command.interrupt },
+        call: (store) => Effect.map(streamJson(store, { tenant, hash, size }, command.interrupt, bytes), (json) => ({ json }))
       }
     }
     case "verify": {

@@ -54,7 +54,8 @@ export type Command =
   | (PlaceSpec & { readonly op: "attach"; readonly wallet: number; readonly misuse: Misuse; readonly tamper?: Tamper; readonly fault?: StorageFault })
   | (PlaceSpec & { readonly op: "detach"; readonly fault?: StorageFault })
   | { readonly op: "read"; readonly tenant: number; readonly payload: number; readonly sizeDelta: number }
-  | { readonly op: "stream"; readonly tenant: number; readonly payload: number; readonly interrupt: boolean }
+  /** `sizeDelta` (absent: 0) asks for a size the content does not have (`wrongSizeStreams`). */
+  | { readonly op: "stream"; readonly tenant: number; readonly payload: number; readonly interrupt: boolean; readonly sizeDelta?: number }
   | { readonly op: "verify"; readonly wallet: number; readonly misuse: Misuse; readonly tamper?: Tamper }
   | { readonly op: "sweep"; readonly force: boolean; readonly fault?: StorageFault }
   | { readonly op: "race"; readonly force: boolean; readonly competitor: RacingCommand; readonly mode: RaceMode; readonly schedule?: StepSchedule }

@@ -31,7 +31,9 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "read-size-unchecked": { properties: MODEL_FIRST, maxSteps: 5 },
   "foreign-grant-accepted": { properties: MODEL_FIRST, maxSteps: 6 },
   "grant-trailing-parts-ignored": { properties: MODEL_FIRST, maxSteps: 6 },
-  "stream-unchecked": { properties: MODEL_FIRST, maxSteps: 3 },
+  // Since 2026-12-04 also caught by the appended wrong-size stream (an upload streamed back asking for one
+  // byte less or more), after at least one drawn command: measured 5 steps on sqlite and do-sqlite.
+  "stream-unchecked": { properties: MODEL_FIRST, maxSteps: 6 },
   "count-candidates": { properties: RACES_FIRST, maxSteps: 4 },
   "expiry-boundary-strict": { properties: MODEL_FIRST, maxSteps: 4 },
   "paging-skips-ties": { properties: MODEL_FIRST, maxSteps: 6 },
