@@ -10,11 +10,11 @@ import * as fc from "fast-check"
 import type { AdapterCapabilities } from "../../adapters/contract.ts"
 import { storageFaultArbitrary, type StorageFault } from "../../harness/Faults.ts"
 import { stepScheduleArbitrary } from "../../harness/StepSchedule.ts"
-import { ACTORS, BLOBS, NAMES, PAYLOADS, TENANTS } from "./config.ts"
+import { ACTORS, BLOBS, NAMES, PARAMETER_VARIANTS, PAYLOADS, TENANTS } from "./config.ts"
 import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { RACE_INTERLEAVING } from "./race.ts"
 import { contentStatementFaults } from "./statementFaults.ts"
-import { type Command, type ContentScenario, type Misuse, type PlaceSpec, type RaceMode, type RacingCommand, TAMPERS } from "./scenario.ts"
+import { type Command, type ContentParameters, type ContentScenario, type Misuse, type PlaceSpec, type RaceMode, type RacingCommand, TAMPERS } from "./scenario.ts"
 
 /** What a generator may include. */
 export interface ContentShape {
@@ -172,6 +172,12 @@ const racing: fc.Arbitrary<RacingCommand> = fc.oneof(
   { weight: 1, arbitrary: place.map((p): RacingCommand => ({ ...p, op: "detach" })) }
 )
 
+/** A race's store parameters: the reference's (half of them), or one of `PARAMETER_VARIANTS`. */
+const raceParameters: fc.Arbitrary<ContentParameters | undefined> = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constantFrom(...PARAMETER_VARIANTS) }
+)
+
 /** A race over content made a sweep candidate: uploads, maybe references, a jump past the horizon, then the race. */
 const raceTimeline = (capabilities: AdapterCapabilities): fc.Arbitrary<ReadonlyArray<Command>> => {
   const locks = capabilities.independentConnections && capabilities.rowLocks
@@ -214,8 +220,9 @@ const raceTimeline = (capabilities: AdapterCapabilities): fc.Arbitrary<ReadonlyA
  */
 export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabilities): fc.Arbitrary<ContentScenario> => {
   if (shape.races) {
-    return fc.tuple(fc.array(command(shape), { maxLength: 3 }), raceTimeline(capabilities), fc.array(command(shape), { maxLength: 2 }))
-      .map(([before, race, after]) => ({ commands: [...before, ...race, ...after] }))
+    // The parameters are drawn last, so every earlier draw stays as it was; half the races keep the reference's.
+    return fc.tuple(fc.array(command(shape), { maxLength: 3 }), raceTimeline(capabilities), fc.array(command(shape), { maxLength: 2 }), raceParameters)
+      .map(([before, race, after, parameters]) => ({ commands: [...before, ...race, ...after], ...(parameters === undefined ? {} : { parameters }) }))
   }
   const commands = fc.array(fc.oneof({ weight: 3, arbitrary: command(shape).map((c) => [c]) }, { weight: 2, arbitrary: timeline(shape) }), { minLength: 1, maxLength: Math.ceil(shape.maxCommands / 1.5) })
     .map((chunks) => chunks.flat().slice(0, shape.maxCommands))

@@ -5,6 +5,7 @@
  */
 import { type ContentModelConfig, DEFAULT_MODEL_CONFIG } from "../../models/content/index.ts"
 import type { ContentSettings } from "../../subjects/content/api.ts"
+import type { ContentParameters } from "./scenario.ts"
 
 /** Grant key of the store under test. */
 export const GRANT_KEY = "durable-conformance grant key"
@@ -46,6 +47,24 @@ export const MODEL_CONFIG: ContentModelConfig = {
   sweepTenants: PROPERTY_SETTINGS.sweepTenants,
   sweepIntervalMs: PROPERTY_SETTINGS.sweepIntervalMs
 }
+
+/**
+ * The parameter variants a race scenario may draw. Under the reference's T = 30 s a racing raise puts
+ * the horizon at `NOW + L`, far above the delete's re-check bound `sweepStart - T - S`, so a re-check
+ * against a bound T too high keeps the same rows; with a long turn (T = 2 h, above L) `sweepStart + T`
+ * lies above a raised horizon, and the bound must be the rule's. (A short L, below S - T, would also
+ * decide a bound 2S too high, but every grant would then be born expired: the harness reads a grant's
+ * expiry through the store's own `verify`, which refuses it, so those scenarios could not compare one.)
+ */
+export const PARAMETER_VARIANTS: ReadonlyArray<ContentParameters> = [{ turnMs: 7_200_000 }]
+
+/** The settings the properties hand to `make` under `parameters` (absent: `STORE_SETTINGS`). */
+export const storeSettingsOf = (parameters: ContentParameters | undefined): Partial<Omit<ContentSettings, "grantKey" | "singleConnection">> =>
+  parameters === undefined ? STORE_SETTINGS : { ...STORE_SETTINGS, ...parameters }
+
+/** The model's config under `parameters` (absent: `MODEL_CONFIG`). */
+export const modelConfigOf = (parameters: ContentParameters | undefined): ContentModelConfig =>
+  parameters === undefined ? MODEL_CONFIG : { ...MODEL_CONFIG, ...parameters }
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text)
 

@@ -17,7 +17,7 @@ import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { struckFaultWords } from "../../harness/StruckFault.ts"
 import { storageChecks } from "./checks.ts"
 import { resolveCommand, type WalletEntry, withReachedFault } from "./commands.ts"
-import { MODEL_CONFIG, PAYLOADS, sha256HexOf } from "./config.ts"
+import { MODEL_CONFIG, modelConfigOf, PAYLOADS, sha256HexOf } from "./config.ts"
 import { errorTag } from "./driver.ts"
 import { type ObservedStorage, observeStorage, storageJson } from "./observe.ts"
 import { raceStep } from "./race.ts"
@@ -154,8 +154,8 @@ export const executeContent = (implementation: ContentImplementation) =>
     const database = environment.database
     const singleConnection = !environment.capabilities.independentConnections
     const hashes = yield* Effect.promise(() => Promise.all(PAYLOADS.map(sha256HexOf)))
-    const run: RunState = { model: contentModel.init(MODEL_CONFIG), wallet: [], hashes }
-    const session = yield* openContentSession(implementation, database.sql, environment.dialect, singleConnection)
+    const run: RunState = { model: contentModel.init(modelConfigOf(scenario.parameters)), wallet: [], hashes }
+    const session = yield* openContentSession(implementation, database.sql, environment.dialect, singleConnection, scenario.parameters)
 
     const step = (command: Command): Effect.Effect<ExecutedStep, HarnessError> =>
       Effect.gen(function*() {

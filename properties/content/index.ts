@@ -40,7 +40,7 @@ export const CONTENT_SHAPES = {
 
 /** The commands of a failing scenario that ran (one step per command). */
 export const truncateContentScenario = (scenario: ContentScenario, trace: ExecutionTrace): ContentScenario =>
-  trace.steps.length >= scenario.commands.length ? scenario : { commands: scenario.commands.slice(0, trace.steps.length) }
+  trace.steps.length >= scenario.commands.length ? scenario : { ...scenario, commands: scenario.commands.slice(0, trace.steps.length) }
 
 const property = (implementation: ContentImplementation, id: string, title: string, shape: ContentShape, requirements: ReadonlyArray<string>, connections: number): PropertyDefinition<any> => ({
   id,

@@ -22,7 +22,7 @@ import { contentModel, type ContentOperation, contentSituations, type RacingOper
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
 import { storageChecks } from "./checks.ts"
-import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, STORE_SETTINGS, TENANTS } from "./config.ts"
+import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { errorTag, optionalGrantJson, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
 import { observeStorage, storageJson } from "./observe.ts"
@@ -215,7 +215,7 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
       if (mode === "scheduled" && command.schedule !== undefined) return yield* scheduledRace(sweeper, racer, command.force, command.schedule)
       // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
       if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* hookRace(hooks, sweeper, sweeper, racer, command.force, true)
-      const racerStore = yield* implementation.make({ sql: database.connections[1]!, dialect: environment.dialect, settings: { ...STORE_SETTINGS, grantKey: GRANT_KEY, singleConnection: false } })
+      const racerStore = yield* implementation.make({ sql: database.connections[1]!, dialect: environment.dialect, settings: { ...session.settings, grantKey: GRANT_KEY, singleConnection: false } })
       const pids = { sweeper: yield* backendPidOf(database.connections[0]!), racer: yield* backendPidOf(database.connections[1]!) }
       return mode === "deleteHoldsLock"
         ? yield* deleteHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)

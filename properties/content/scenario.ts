@@ -63,7 +63,18 @@ export type Command =
   | { readonly op: "advanceNear"; readonly target: "expiry" | "deletion"; readonly index: number; readonly offsetMs: number }
   | { readonly op: "restart" }
 
+/**
+ * Store parameters a scenario sets other than the reference's (content.md "Parameters"): a short grant
+ * lifetime L or a long turn T. Both sides take them: the store's settings and the model's config.
+ */
+export interface ContentParameters {
+  readonly grantLifetimeMs?: number
+  readonly turnMs?: number
+}
+
 /** A content scenario. */
 export interface ContentScenario {
   readonly commands: ReadonlyArray<Command>
+  /** Absent: the reference's parameters. */
+  readonly parameters?: ContentParameters
 }

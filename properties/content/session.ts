@@ -11,8 +11,9 @@ import { type BoundedOutcome, makeStorageBoundary, type StorageBoundary } from "
 import { struckFault } from "../../harness/StruckFault.ts"
 import { timedImplementationCall } from "../../harness/Profiler.ts"
 import { HarnessError } from "../../harness/errors.ts"
-import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
-import { FORGER_KEY, GRANT_KEY, STORE_SETTINGS } from "./config.ts"
+import type { ContentImplementation, ContentSettings, ContentStore } from "../../subjects/content/api.ts"
+import { FORGER_KEY, GRANT_KEY, storeSettingsOf } from "./config.ts"
+import type { ContentParameters } from "./scenario.ts"
 
 /** A failure of the adapter's database outside the implementation, as a `HarnessError` naming `what`. */
 export const harnessError = (what: string) => (cause: unknown) =>
@@ -39,19 +40,23 @@ export interface ContentSession {
   readonly call: <A>(fault: StorageFault | undefined, call: (store: ContentStore) => Effect.Effect<A, unknown>) => Effect.Effect<Called<A>, HarnessError>
   /** Rebuilds the store from storage (a restarted process). */
   readonly restart: Effect.Effect<void, HarnessError>
+  /** The settings every store of the scenario is built with (its parameters over the properties' own). */
+  readonly settings: Partial<Omit<ContentSettings, "grantKey" | "singleConnection">>
 }
 
 /**
  * Opens a session: builds `implementation` (and a forging instance) over a boundary around `sql`.
- * `singleConnection` is upstream's flag, true where the adapter has no independent connections.
+ * `singleConnection` is upstream's flag, true where the adapter has no independent connections;
+ * `parameters` are the scenario's own (absent: the reference's).
  */
-export const openContentSession = (implementation: ContentImplementation, sql: SqlClient.SqlClient, dialect: Dialect, singleConnection: boolean) =>
+export const openContentSession = (implementation: ContentImplementation, sql: SqlClient.SqlClient, dialect: Dialect, singleConnection: boolean, parameters?: ContentParameters) =>
   Effect.gen(function*() {
+    const settings = storeSettingsOf(parameters)
     const boundary = makeStorageBoundary(sql, { get: Effect.succeed(null), set: () => Effect.void, delete: Effect.void })
     const make = (grantKey: string) =>
       Effect.suspend(() => {
         boundary.arm(undefined)
-        return implementation.make({ sql: boundary.sql, dialect, settings: { ...STORE_SETTINGS, grantKey, singleConnection } })
+        return implementation.make({ sql: boundary.sql, dialect, settings: { ...settings, grantKey, singleConnection } })
       }).pipe(Effect.mapError((cause) =>
         new HarnessError({
           message: `content implementation ${implementation.name} could not be built: ${String(cause)}`,
@@ -75,6 +80,6 @@ export const openContentSession = (implementation: ContentImplementation, sql: S
         return { outcome, reached }
       })
     const forgerStore = Effect.suspend(() => (forger !== undefined ? Effect.succeed(forger) : Effect.map(make(FORGER_KEY), (built) => (forger = built))))
-    const session: ContentSession = { boundary, store: () => store, forger: forgerStore, call, restart }
+    const session: ContentSession = { boundary, store: () => store, forger: forgerStore, call, restart, settings }
     return session
   })
