@@ -49,14 +49,14 @@ export const MODEL_CONFIG: ContentModelConfig = {
 }
 
 /**
- * The parameter variants a race scenario may draw. Under the reference's T = 30 s a racing raise puts
- * the horizon at `NOW + L`, far above the delete's re-check bound `sweepStart - T - S`, so a re-check
- * against a bound T too high keeps the same rows; with a long turn (T = 2 h, above L) `sweepStart + T`
- * lies above a raised horizon, and the bound must be the rule's. (A short L, below S - T, would also
- * decide a bound 2S too high, but every grant would then be born expired: the harness reads a grant's
- * expiry through the store's own `verify`, which refuses it, so those scenarios could not compare one.)
+ * The parameter variants a race scenario may draw. Under the reference's L = 1 h and T = 30 s a racing
+ * raise puts the horizon at `NOW + L`, far above the delete's re-check bound `sweepStart - T - S`, so a
+ * re-check against a wrong bound keeps the same rows. A long turn (T = 2 h, above L) puts a raised
+ * horizon under `sweepStart + T`, a short lifetime (L = 10 s, below S - T) under `sweepStart - T + S`:
+ * the bound must be the rule's. Under that L every grant is born expired (the harness reads it as
+ * `verify` does, `grantAsRead`), so every attach of those scenarios is refused.
  */
-export const PARAMETER_VARIANTS: ReadonlyArray<ContentParameters> = [{ turnMs: 7_200_000 }]
+export const PARAMETER_VARIANTS: ReadonlyArray<ContentParameters> = [{ turnMs: 7_200_000 }, { grantLifetimeMs: 10_000 }]
 
 /** The settings the properties hand to `make` under `parameters` (absent: `STORE_SETTINGS`). */
 export const storeSettingsOf = (parameters: ContentParameters | undefined): Partial<Omit<ContentSettings, "grantKey" | "singleConnection">> =>

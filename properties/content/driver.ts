@@ -46,6 +46,33 @@ export const grantJson = (store: ContentStore, tenant: string, ref: ContentRef):
   Effect.map(store.verify(ref.grant, { tenant, hash: ref.hash, size: ref.size }), (verified) =>
     Result.isSuccess(verified) ? { expiresAt: verified.success } : { refused: verified.failure })
 
+type JsonRecord = { readonly [key: string]: Json }
+
+const isJsonRecord = (value: Json): value is JsonRecord => value !== null && typeof value === "object" && !Array.isArray(value)
+
+/**
+ * A predicted grant (`{..., expiresAt}`) as `grantJson` reads a returned one: through the store's
+ * `verify` at `atMs`, which refuses a grant expiring at or before `atMs + S` (K5). Under a lifetime L
+ * at most S every grant is born expired, and reads as `{..., refused: "expired"}`.
+ */
+export const grantAsRead = (predicted: Json, atMs: number, skewMs: number): Json => {
+  if (!isJsonRecord(predicted)) return predicted
+  const { expiresAt, ...rest } = predicted
+  return typeof expiresAt === "number" && expiresAt <= atMs + skewMs ? { ...rest, refused: "expired" } : predicted
+}
+
+/**
+ * A predicted result of an operation of `kind` as the harness reads it: the grant an upload, a grant
+ * or a grant-and-attach returns is read through `verify` at the operation's time (`grantAsRead`).
+ */
+export const resultAsRead = (kind: string, result: Json, atMs: number, skewMs: number): Json => {
+  if (!isJsonRecord(result) || result["_tag"] !== "Success") return result
+  const value = result["value"] ?? null
+  if (kind === "uploadBytes" || kind === "uploadStream" || kind === "grant") return { ...result, value: grantAsRead(value, atMs, skewMs) }
+  if (kind !== "grantAndAttach" || !isJsonRecord(value)) return result
+  return { ...result, value: { ...value, grant: grantAsRead(value["grant"] ?? null, atMs, skewMs) } }
+}
+
 /** An upload result: `{hash, size, expiresAt}`. */
 export const uploadJson = (store: ContentStore, tenant: string, ref: ContentRef): Effect.Effect<Json> =>
   Effect.map(grantJson(store, tenant, ref), (grant) => ({ hash: ref.hash, size: ref.size, ...(grant as Record<string, Json>) }))

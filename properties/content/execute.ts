@@ -18,7 +18,7 @@ import { struckFaultWords } from "../../harness/StruckFault.ts"
 import { storageChecks } from "./checks.ts"
 import { resolveCommand, type WalletEntry, withReachedFault } from "./commands.ts"
 import { MODEL_CONFIG, modelConfigOf, PAYLOADS, sha256HexOf } from "./config.ts"
-import { errorTag } from "./driver.ts"
+import { errorTag, resultAsRead } from "./driver.ts"
 import { type ObservedStorage, observeStorage, storageJson } from "./observe.ts"
 import { raceStep } from "./race.ts"
 import type { Command, ContentScenario } from "./scenario.ts"
@@ -118,7 +118,7 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
       called.outcome._tag === "Completed" ? { _tag: "Completed", exit: Exit.map(called.outcome.exit, (value) => value.json) } : called.outcome,
       errorTag
     ))
-    const expected = toJson(outcome.result)
+    const expected = resultAsRead(operation.kind, toJson(outcome.result), atMs, run.model.config.skewMs)
     if (called.outcome._tag === "Completed" && called.outcome.exit._tag === "Success" && called.outcome.exit.value.grant !== undefined && outcome.result._tag === "Success") {
       const facts = resolved.facts?.(toJson(outcome.result.value))
       if (facts !== undefined) run.wallet.push({ grant: called.outcome.exit.value.grant, facts })

@@ -23,7 +23,7 @@ import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
 import { storageChecks } from "./checks.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
-import { errorTag, optionalGrantJson, uploadJson } from "./driver.ts"
+import { errorTag, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
 import { observeStorage, storageJson } from "./observe.ts"
 import type { Command, RacingCommand } from "./scenario.ts"
@@ -231,6 +231,7 @@ const raceChecks = (run: RunState, sql: SqlClient.SqlClient, operation: ContentO
     run.model = outcome.state
     const observed = yield* observeStorage(sql, PROPERTY_SETTINGS.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
     const clause = raceClause(operation.competitor!.operation)
+    const competitorResult = resultAsRead(operation.competitor!.operation.kind, toJson(outcome.competitor?.result ?? null), atMs, before.config.skewMs)
     const competitorRules = [clause, ...(outcome.competitor?.rules ?? []), "K6"]
     const storage = storageChecks(operation, before, run.model, observed, ["K6"])
     // Content rows first: a deletion names its clause better than the racing call's result does.
@@ -239,7 +240,7 @@ const raceChecks = (run: RunState, sql: SqlClient.SqlClient, operation: ContentO
     const checks: Array<Check> = [
       storage[0]!,
       ...contentRows,
-      { observable: `racing ${operation.competitor!.operation.kind} result`, expected: toJson(outcome.competitor?.result ?? null), actual: exitJson(raced.racer), rules: competitorRules, why: "the row lock orders the racing operation with the delete; the re-check refuses a raised horizon" }
+      { observable: `racing ${operation.competitor!.operation.kind} result`, expected: competitorResult, actual: exitJson(raced.racer), rules: competitorRules, why: "the row lock orders the racing operation with the delete; the re-check refuses a raised horizon" }
     ]
     if (raced.blocked !== undefined) {
       checks.push({ observable: "row lock wait (pg_blocking_pids)", expected: expectBlock, actual: raced.blocked, rules: ["rowlock", "(iii)"], why: "a transaction reaching a content row another holds locked waits for it" })
@@ -257,7 +258,7 @@ const raceChecks = (run: RunState, sql: SqlClient.SqlClient, operation: ContentO
         args: toJson({ ...command, mode, ...(raced.steps === undefined ? {} : { steps: raced.steps }) }),
         virtualTimeMs: atMs,
         implementation: { sweep: exitJson(Exit.map(raced.sweep, (n) => n as Json)), racer: exitJson(raced.racer), ...(raced.blocked === undefined ? {} : { blocked: raced.blocked }) },
-        model: { sweep: toJson(outcome.result), racer: toJson(outcome.competitor?.result ?? null), ...(raced.blocked === undefined ? {} : { blocked: expectBlock }) },
+        model: { sweep: toJson(outcome.result), racer: competitorResult, ...(raced.blocked === undefined ? {} : { blocked: expectBlock }) },
         implementationState: storageJson(observed),
         modelState: toJson(contentModel.observableState(run.model))
       },
