@@ -14,11 +14,15 @@
  *   (killed mutants are kept: the suite only grows). `--force` reruns every mutant.
  * - Survivors listed in `mutation/equivalents.md` are counted apart: the second score is over the
  *   non-equivalent mutants (the issue's goal: at least 95%).
+ * - `MUTATION_ADAPTER` picks the adapter (default sqlite; pool: postgres). The gate runs every adapter,
+ *   so kills a non-default run makes are recorded (`mutation/<subject>.adapter-kills.json`) and survive
+ *   a later rerun on the default one (`mutationAdapterKills.ts`).
  */
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
+import { type AdapterKills, reconcileAdapterKills } from "./mutationAdapterKills.ts"
 import { countMutants, equivalentKeys, summarizeMutationReport, type MutationReport } from "./mutationReport.ts"
 
 const ROOT = process.cwd()
@@ -29,6 +33,30 @@ const TEST_SIDE = ["harness", "models", "properties", "spec", "adapters", "scrip
 
 const incrementalFile = (subject: string): string => join(MUTATION_DIR, `${subject}.incremental.json`)
 const testSideFile = (subject: string): string => join(MUTATION_DIR, `${subject}.test-side.json`)
+const adapterKillsFile = (subject: string): string => join(MUTATION_DIR, `${subject}.adapter-kills.json`)
+
+/** The adapter a subject's mutation test runs on unless `MUTATION_ADAPTER` says otherwise (as `stryker.config.mjs`). */
+const defaultAdapterOf = (subject: string): string => (subject === "pool" ? "postgres" : "sqlite")
+
+const readReport = (file: string): MutationReport | undefined => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) as MutationReport : undefined)
+
+/**
+ * After a run: keeps the kills other adapters made (restores them where this run reports the mutant
+ * undetected) and records the kills of a non-default run; says how many it restored.
+ */
+const keepAdapterKills = (subject: string, before: MutationReport | undefined): string => {
+  const after = readReport(incrementalFile(subject))
+  if (after === undefined) return ""
+  const defaultAdapter = defaultAdapterOf(subject)
+  const adapter = process.env["MUTATION_ADAPTER"] ?? defaultAdapter
+  const recorded = existsSync(adapterKillsFile(subject)) ? JSON.parse(readFileSync(adapterKillsFile(subject), "utf8")) as AdapterKills : {}
+  const reconciled = reconcileAdapterKills(before, after, recorded, { adapter, defaultAdapter, date: new Date().toISOString().slice(0, 10) })
+  if (reconciled.restored.length > 0) writeFileSync(incrementalFile(subject), JSON.stringify(reconciled.report))
+  if (Object.keys(reconciled.kills).length > 0 || existsSync(adapterKillsFile(subject))) {
+    writeFileSync(adapterKillsFile(subject), `${JSON.stringify(reconciled.kills, null, 2)}\n`)
+  }
+  return reconciled.restored.length === 0 ? "" : `mutation: ${reconciled.restored.length} mutants detected on another adapter kept as detected (${subject}.adapter-kills.json)\n`
+}
 
 /** Every file under `path` (bounded depth: the repository is shallow), sorted. */
 const filesUnder = (path: string, depth = 0): ReadonlyArray<string> => {
@@ -167,6 +195,7 @@ const recordKillRate = (subject: string, detectedThisRun: number, wallMs: number
 
 const runSubject = (subject: string, args: Args): number => {
   const hash = testSideHash()
+  const before = readReport(incrementalFile(subject))
   // A whole-subject run forgets every survivor; a --mutate run only those of the files it mutates
   // (Stryker would drop forgotten survivors of files it does not mutate until the next whole run).
   const whole = args.mutate.length === 0
@@ -191,6 +220,7 @@ const runSubject = (subject: string, args: Args): number => {
   if (whole || !existsSync(testSideFile(subject))) {
     writeFileSync(testSideFile(subject), `${JSON.stringify({ hash, note: "sha256 of the test side at the last whole-subject run (scripts/mutation.ts); files: the hash each file's last --mutate run saw" }, null, 2)}\n`)
   } else recordTargets(subject, hash, args.mutate)
+  process.stdout.write(keepAdapterKills(subject, before))
   const report = JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport
   const equivalents = existsSync(join(MUTATION_DIR, "equivalents.md")) ? equivalentKeys(readFileSync(join(MUTATION_DIR, "equivalents.md"), "utf8")) : new Set<string>()
   const rate = recordKillRate(subject, detectedMutants(subject) - detectedBefore, wallMs)

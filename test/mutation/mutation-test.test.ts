@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest"
 import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import { forgetSurvivors, forgetSurvivorsIn, mutateTarget } from "../../scripts/mutation.ts"
+import { mutantKey, reconcileAdapterKills } from "../../scripts/mutationAdapterKills.ts"
 import { MUTATION_EXIT, parseMutationTestArgs, runMutationTest } from "../../scripts/mutation-test.ts"
 import { equivalentKeys, type MutationReport, summarizeMutationReport } from "../../scripts/mutationReport.ts"
 import { knownBadAlarms } from "../known-bad/alarms/index.ts"
@@ -80,5 +81,44 @@ describe("scripts/mutation.ts report helpers", () => {
     expect(ranged.report.files["subjects/alarms/a.ts"]!.mutants.map((entry) => entry.id)).toEqual(["1", "2", "4", "6"])
     expect(forgetSurvivorsIn(report, [mutateTarget("subjects/alarms/b.ts")!]).forgotten).toBe(0)
     expect(forgetSurvivorsIn(report, [mutateTarget("subjects/alarms/a.ts")!]).forgotten).toBe(3)
+  })
+})
+
+/** `report` with the statuses of mutants `ids` set to `status`. */
+const withStatus = (ids: ReadonlyArray<string>, status: string): MutationReport => ({
+  ...report,
+  files: { "subjects/alarms/a.ts": { ...report.files["subjects/alarms/a.ts"]!, mutants: report.files["subjects/alarms/a.ts"]!.mutants.map((entry) => (ids.includes(entry.id) ? { ...entry, status } : entry)) } }
+})
+
+const statuses = (kept: MutationReport) => kept.files["subjects/alarms/a.ts"]!.mutants.map((entry) => entry.status)
+
+describe("scripts/mutationAdapterKills.ts", () => {
+  const keyOf = (id: string) => mutantKey("subjects/alarms/a.ts", report.files["subjects/alarms/a.ts"]!.mutants.find((entry) => entry.id === id)!)
+  const postgresRun = { adapter: "postgres", defaultAdapter: "sqlite", date: "2026-12-04" }
+  const sqliteRun = { adapter: "sqlite", defaultAdapter: "sqlite", date: "2026-12-05" }
+
+  it("records the kills a non-default run adds, and keeps them through a later default run", () => {
+    const onPostgres = reconcileAdapterKills(report, withStatus(["2"], "Killed"), {}, postgresRun)
+    expect(onPostgres.kills).toEqual({ [keyOf("2")]: { adapter: "postgres", status: "Killed", date: "2026-12-04" } })
+    expect(onPostgres.restored).toEqual([])
+    // The sqlite rerun reports 2 as a survivor again: the postgres kill stands, and says where it was made.
+    const onSqlite = reconcileAdapterKills(onPostgres.report, report, onPostgres.kills, sqliteRun)
+    expect(onSqlite.restored).toEqual([keyOf("2")])
+    expect(statuses(onSqlite.report)).toEqual(["Killed", "Killed", "Survived", "Timeout", "NoCoverage", "CompileError"])
+    expect(onSqlite.kills).toEqual(onPostgres.kills)
+  })
+
+  it("records nothing on the default adapter, and drops a record its own adapter no longer confirms", () => {
+    expect(reconcileAdapterKills(report, withStatus(["2"], "Killed"), {}, sqliteRun).kills).toEqual({})
+    const recorded = { [keyOf("3")]: { adapter: "postgres", status: "Killed", date: "2026-12-04" } }
+    const again = reconcileAdapterKills(withStatus(["3"], "Killed"), report, recorded, postgresRun)
+    expect(again.restored).toEqual([])
+    expect(again.kills).toEqual({})
+    expect(statuses(again.report)).toEqual(statuses(report))
+  })
+
+  it("forgets the record of a mutant that is gone (its code changed)", () => {
+    const recorded = { "subjects/alarms/gone.ts:1:1-1:2 BooleanLiteral false": { adapter: "postgres", status: "Killed", date: "2026-12-04" } }
+    expect(reconcileAdapterKills(report, report, recorded, sqliteRun).kills).toEqual({})
   })
 })

@@ -1,0 +1,73 @@
+/**
+ * Kills made on another adapter than a subject's default, kept across reruns (`npm run mutation`).
+ *
+ * The gate runs every adapter, so a mutant only postgres detects (pg-only SQL) is detected by the gate.
+ * A later run on the default adapter (sqlite) would report it as a survivor again and overwrite the
+ * kill in the incremental file. So every kill a non-default run adds is recorded in
+ * `mutation/<subject>.adapter-kills.json`, and a later run of any other adapter that reports the same
+ * mutant (same file, location, mutator and replacement) undetected gets the recorded status back.
+ * A run of the recording adapter itself that no longer detects it drops the record: that adapter's
+ * verdict is the newest.
+ */
+import type { MutationReport, ReportMutant } from "./mutationReport.ts"
+
+/** One recorded kill: the adapter that made it, Stryker's status, and the day. */
+export interface AdapterKill {
+  readonly adapter: string
+  readonly status: string
+  readonly date: string
+}
+
+/** Recorded kills by `mutantKey`. */
+export type AdapterKills = Readonly<Record<string, AdapterKill>>
+
+const DETECTED: ReadonlySet<string> = new Set(["Killed", "Timeout"])
+const UNDETECTED: ReadonlySet<string> = new Set(["Survived", "NoCoverage"])
+
+/** A mutant's identity across runs: file, location, mutator and replacement. */
+export const mutantKey = (file: string, mutant: ReportMutant): string =>
+  `${file}:${mutant.location.start.line}:${mutant.location.start.column}-${mutant.location.end.line}:${mutant.location.end.column} ${mutant.mutatorName} ${mutant.replacement ?? ""}`
+
+const statusesOf = (report: MutationReport): ReadonlyMap<string, string> =>
+  new Map(Object.entries(report.files).flatMap(([file, entry]) => entry.mutants.map((mutant) => [mutantKey(file, mutant), mutant.status] as const)))
+
+/** What `reconcileAdapterKills` returns: the report to keep, the kills to record, and the restored keys. */
+export interface Reconciled {
+  readonly report: MutationReport
+  readonly kills: AdapterKills
+  readonly restored: ReadonlyArray<string>
+}
+
+/**
+ * Reconciles the report of a run on `adapter` (`after`) with the one before it and the recorded kills:
+ * a non-default run records the mutants it newly detected; any run restores a recorded kill of
+ * another adapter that it reports undetected; records of mutants no longer in the report are dropped.
+ */
+export const reconcileAdapterKills = (
+  before: MutationReport | undefined,
+  after: MutationReport,
+  recorded: AdapterKills,
+  run: { readonly adapter: string; readonly defaultAdapter: string; readonly date: string }
+): Reconciled => {
+  const previous = before === undefined ? new Map<string, string>() : statusesOf(before)
+  const kills: Record<string, AdapterKill> = {}
+  const restored: Array<string> = []
+  const files = Object.fromEntries(Object.entries(after.files).map(([file, entry]) => {
+    const mutants = entry.mutants.map((mutant): ReportMutant => {
+      const key = mutantKey(file, mutant)
+      const kill = recorded[key]
+      if (DETECTED.has(mutant.status)) {
+        const newlyDetected = !DETECTED.has(previous.get(key) ?? "")
+        if (run.adapter !== run.defaultAdapter && newlyDetected) kills[key] = { adapter: run.adapter, status: mutant.status, date: run.date }
+        else if (kill !== undefined) kills[key] = kill
+        return mutant
+      }
+      if (kill === undefined || !UNDETECTED.has(mutant.status) || kill.adapter === run.adapter) return mutant
+      kills[key] = kill
+      restored.push(key)
+      return { ...mutant, status: kill.status, statusReason: `detected on ${kill.adapter} (${kill.date}); not on ${run.adapter}` } as ReportMutant
+    })
+    return [file, { ...entry, mutants }]
+  }))
+  return { report: { ...after, files }, kills, restored }
+}
