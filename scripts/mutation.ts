@@ -23,7 +23,7 @@ import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { type AdapterKills, reconcileAdapterKills } from "./mutationAdapterKills.ts"
-import { countMutants, equivalentKeys, summarizeMutationReport, type MutationReport } from "./mutationReport.ts"
+import { countMutants, equivalentKeys, summarizeMutationReport, type MutationReport, type ReportMutant } from "./mutationReport.ts"
 
 const ROOT = process.cwd()
 const MUTATION_DIR = join(ROOT, "mutation")
@@ -44,13 +44,17 @@ const readReport = (file: string): MutationReport | undefined => (existsSync(fil
  * After a run: keeps the kills other adapters made (restores them where this run reports the mutant
  * undetected) and records the kills of a non-default run; says how many it restored.
  */
-const keepAdapterKills = (subject: string, before: MutationReport | undefined): string => {
+const keepAdapterKills = (subject: string, before: MutationReport | undefined, args: Args): string => {
   const after = readReport(incrementalFile(subject))
   if (after === undefined) return ""
   const defaultAdapter = defaultAdapterOf(subject)
   const adapter = process.env["MUTATION_ADAPTER"] ?? defaultAdapter
   const recorded = existsSync(adapterKillsFile(subject)) ? JSON.parse(readFileSync(adapterKillsFile(subject), "utf8")) as AdapterKills : {}
-  const reconciled = reconcileAdapterKills(before, after, recorded, { adapter, defaultAdapter, date: new Date().toISOString().slice(0, 10) })
+  // A --force run tested every mutant of its scope (the --mutate files and ranges, else every file) again.
+  const targets = args.mutate.map(mutateTarget)
+  const inScope = (file: string, mutant: ReportMutant) =>
+    args.mutate.length === 0 || targets.some((target) => target === null || (target.file === file && mutant.location.start.line >= target.fromLine && mutant.location.start.line <= target.toLine))
+  const reconciled = reconcileAdapterKills(before, after, recorded, { adapter, defaultAdapter, date: new Date().toISOString().slice(0, 10) }, (file, mutant) => args.force && inScope(file, mutant))
   if (reconciled.restored.length > 0) writeFileSync(incrementalFile(subject), JSON.stringify(reconciled.report))
   if (Object.keys(reconciled.kills).length > 0 || existsSync(adapterKillsFile(subject))) {
     writeFileSync(adapterKillsFile(subject), `${JSON.stringify(reconciled.kills, null, 2)}\n`)
@@ -220,7 +224,7 @@ const runSubject = (subject: string, args: Args): number => {
   if (whole || !existsSync(testSideFile(subject))) {
     writeFileSync(testSideFile(subject), `${JSON.stringify({ hash, note: "sha256 of the test side at the last whole-subject run (scripts/mutation.ts); files: the hash each file's last --mutate run saw" }, null, 2)}\n`)
   } else recordTargets(subject, hash, args.mutate)
-  process.stdout.write(keepAdapterKills(subject, before))
+  process.stdout.write(keepAdapterKills(subject, before, args))
   const report = JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport
   const equivalents = existsSync(join(MUTATION_DIR, "equivalents.md")) ? equivalentKeys(readFileSync(join(MUTATION_DIR, "equivalents.md"), "utf8")) : new Set<string>()
   const rate = recordKillRate(subject, detectedMutants(subject) - detectedBefore, wallMs)

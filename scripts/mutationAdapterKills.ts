@@ -40,14 +40,17 @@ export interface Reconciled {
 
 /**
  * Reconciles the report of a run on `adapter` (`after`) with the one before it and the recorded kills:
- * a non-default run records the mutants it newly detected; any run restores a recorded kill of
- * another adapter that it reports undetected; records of mutants no longer in the report are dropped.
+ * a non-default run records the mutants it newly detected, and those `retested` says it tested again
+ * (a `--force` run retests every mutant in its scope, so a kill it reuses from before is its own too);
+ * any run restores a recorded kill of another adapter that it reports undetected; records of mutants no
+ * longer in the report are dropped.
  */
 export const reconcileAdapterKills = (
   before: MutationReport | undefined,
   after: MutationReport,
   recorded: AdapterKills,
-  run: { readonly adapter: string; readonly defaultAdapter: string; readonly date: string }
+  run: { readonly adapter: string; readonly defaultAdapter: string; readonly date: string },
+  retested: (file: string, mutant: ReportMutant) => boolean = () => false
 ): Reconciled => {
   const previous = before === undefined ? new Map<string, string>() : statusesOf(before)
   const kills: Record<string, AdapterKill> = {}
@@ -57,7 +60,7 @@ export const reconcileAdapterKills = (
       const key = mutantKey(file, mutant)
       const kill = recorded[key]
       if (DETECTED.has(mutant.status)) {
-        const newlyDetected = !DETECTED.has(previous.get(key) ?? "")
+        const newlyDetected = !DETECTED.has(previous.get(key) ?? "") || retested(file, mutant)
         if (run.adapter !== run.defaultAdapter && newlyDetected) kills[key] = { adapter: run.adapter, status: mutant.status, date: run.date }
         else if (kill !== undefined) kills[key] = kill
         return mutant

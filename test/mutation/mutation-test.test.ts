@@ -117,6 +117,12 @@ describe("scripts/mutationAdapterKills.ts", () => {
     expect(statuses(again.report)).toEqual(statuses(report))
   })
 
+  it("records, on a forced run, the kills it reuses from before too: it tested them again", () => {
+    const forced = reconcileAdapterKills(withStatus(["2"], "Killed"), withStatus(["2"], "Killed"), {}, postgresRun, (_file, entry) => entry.id === "2")
+    expect(Object.keys(forced.kills)).toEqual([keyOf("2")])
+    expect(reconcileAdapterKills(withStatus(["2"], "Killed"), withStatus(["2"], "Killed"), {}, postgresRun).kills).toEqual({})
+  })
+
   it("forgets the record of a mutant that is gone (its code changed)", () => {
     const recorded = { "subjects/alarms/gone.ts:1:1-1:2 BooleanLiteral false": { adapter: "postgres", status: "Killed", date: "2026-12-04" } }
     expect(reconcileAdapterKills(report, report, recorded, sqliteRun).kills).toEqual({})
