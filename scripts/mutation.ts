@@ -41,6 +41,16 @@ const defaultAdapterOf = (subject: string): string => (subject === "pool" ? "pos
 const readReport = (file: string): MutationReport | undefined => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) as MutationReport : undefined)
 
 /**
+ * Whether a mutant is in this run's scope: the `--mutate` files and line ranges (a glob: every file,
+ * as its files are unknown here), else every file.
+ */
+const inMutateScope = (args: Args) => {
+  const targets = args.mutate.map(mutateTarget)
+  return (file: string, mutant: ReportMutant): boolean =>
+    args.mutate.length === 0 || targets.some((target) => target === null || (target.file === file && mutant.location.start.line >= target.fromLine && mutant.location.start.line <= target.toLine))
+}
+
+/**
  * After a run: keeps the kills other adapters made (restores them where this run reports the mutant
  * undetected) and records the kills of a non-default run; says how many it restored.
  */
@@ -50,10 +60,8 @@ const keepAdapterKills = (subject: string, before: MutationReport | undefined, a
   const defaultAdapter = defaultAdapterOf(subject)
   const adapter = process.env["MUTATION_ADAPTER"] ?? defaultAdapter
   const recorded = existsSync(adapterKillsFile(subject)) ? JSON.parse(readFileSync(adapterKillsFile(subject), "utf8")) as AdapterKills : {}
-  // A --force run tested every mutant of its scope (the --mutate files and ranges, else every file) again.
-  const targets = args.mutate.map(mutateTarget)
-  const inScope = (file: string, mutant: ReportMutant) =>
-    args.mutate.length === 0 || targets.some((target) => target === null || (target.file === file && mutant.location.start.line >= target.fromLine && mutant.location.start.line <= target.toLine))
+  // A --force run tested every mutant of its scope again.
+  const inScope = inMutateScope(args)
   const reconciled = reconcileAdapterKills(before, after, recorded, { adapter, defaultAdapter, date: new Date().toISOString().slice(0, 10) }, (file, mutant) => args.force && inScope(file, mutant))
   if (reconciled.restored.length > 0) writeFileSync(incrementalFile(subject), JSON.stringify(reconciled.report))
   if (Object.keys(reconciled.kills).length > 0 || existsSync(adapterKillsFile(subject))) {
@@ -179,11 +187,19 @@ const recordTargets = (subject: string, hash: string, entries: ReadonlyArray<str
   writeFileSync(testSideFile(subject), `${JSON.stringify({ ...record, files }, null, 2)}\n`)
 }
 
-/** Mutants of the incremental file Stryker detected (killed or timed out); 0 when there is none yet. */
-const detectedMutants = (subject: string): number => {
-  if (!existsSync(incrementalFile(subject))) return 0
-  const counts = countMutants(JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport, new Set())
-  return counts.killed + counts.timeout
+/**
+ * Mutants of the incremental file Stryker detected (killed or timed out), outside `excluded` when given
+ * (a forced run's scope, which it tests again); 0 when there is none yet.
+ */
+const detectedMutants = (subject: string, excluded?: (file: string, mutant: ReportMutant) => boolean): number => {
+  const report = readReport(incrementalFile(subject))
+  if (report === undefined) return 0
+  if (excluded === undefined) {
+    const counts = countMutants(report, new Set())
+    return counts.killed + counts.timeout
+  }
+  return Object.entries(report.files).reduce((sum, [file, entry]) =>
+    sum + entry.mutants.filter((mutant) => (mutant.status === "Killed" || mutant.status === "Timeout") && !excluded(file, mutant)).length, 0)
 }
 
 /**
@@ -208,7 +224,8 @@ const runSubject = (subject: string, args: Args): number => {
   const stryker = join(ROOT, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js")
   // One --mutate with every glob: Stryker keeps only the last of several --mutate flags.
   const flags = [...(args.mutate.length === 0 ? [] : ["--mutate", args.mutate.join(",")]), ...(args.force ? ["--force"] : [])]
-  const detectedBefore = args.force ? 0 : detectedMutants(subject)
+  // A forced run tests its whole scope again: only what it detected outside it counts as from before.
+  const detectedBefore = detectedMutants(subject, args.force ? inMutateScope(args) : undefined)
   const startedMs = performance.now()
   const result = spawnSync(process.execPath, [stryker, "run", "stryker.config.mjs", ...flags], {
     cwd: ROOT,
