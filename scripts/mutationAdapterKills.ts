@@ -7,7 +7,8 @@
  * `mutation/<subject>.adapter-kills.json`, and a later run of any other adapter that reports the same
  * mutant (same file, location, mutator and replacement) undetected gets the recorded status back.
  * A run of the recording adapter itself that no longer detects it drops the record: that adapter's
- * verdict is the newest.
+ * verdict is the newest. The other way round, a non-default run never turns a mutant detected before
+ * it (on the default adapter: sqlite-only code) into a survivor.
  */
 import type { MutationReport, ReportMutant } from "./mutationReport.ts"
 
@@ -65,10 +66,16 @@ export const reconcileAdapterKills = (
         else if (kill !== undefined) kills[key] = kill
         return mutant
       }
-      if (kill === undefined || !UNDETECTED.has(mutant.status) || kill.adapter === run.adapter) return mutant
-      kills[key] = kill
+      if (!UNDETECTED.has(mutant.status)) return mutant
+      if (kill !== undefined && kill.adapter !== run.adapter) {
+        kills[key] = kill
+        restored.push(key)
+        return { ...mutant, status: kill.status, statusReason: `detected on ${kill.adapter} (${kill.date}); not on ${run.adapter}` } as ReportMutant
+      }
+      const earlier = previous.get(key)
+      if (kill !== undefined || run.adapter === run.defaultAdapter || earlier === undefined || !DETECTED.has(earlier)) return mutant
       restored.push(key)
-      return { ...mutant, status: kill.status, statusReason: `detected on ${kill.adapter} (${kill.date}); not on ${run.adapter}` } as ReportMutant
+      return { ...mutant, status: earlier, statusReason: `detected on ${run.defaultAdapter} before; not on ${run.adapter}` } as ReportMutant
     })
     return [file, { ...entry, mutants }]
   }))

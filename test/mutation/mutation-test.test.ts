@@ -123,6 +123,16 @@ describe("scripts/mutationAdapterKills.ts", () => {
     expect(reconcileAdapterKills(withStatus(["2"], "Killed"), withStatus(["2"], "Killed"), {}, postgresRun).kills).toEqual({})
   })
 
+  it("never lets a non-default run turn a kill of the default adapter into a survivor", () => {
+    const onSqlite = withStatus(["2"], "Killed")
+    const onPostgres = reconcileAdapterKills(onSqlite, report, {}, postgresRun)
+    expect(onPostgres.restored).toEqual([keyOf("2")])
+    expect(statuses(onPostgres.report)).toEqual(statuses(onSqlite))
+    expect(onPostgres.kills).toEqual({})
+    // On the default adapter a kill that does not hold any more is a survivor again.
+    expect(statuses(reconcileAdapterKills(onSqlite, report, {}, sqliteRun).report)).toEqual(statuses(report))
+  })
+
   it("forgets the record of a mutant that is gone (its code changed)", () => {
     const recorded = { "subjects/alarms/gone.ts:1:1-1:2 BooleanLiteral false": { adapter: "postgres", status: "Killed", date: "2026-12-04" } }
     expect(reconcileAdapterKills(report, report, recorded, sqliteRun).kills).toEqual({})
