@@ -70,6 +70,12 @@ export type ContentOperation =
      * sweep, or (`beforeSweep`, an implementation without hook points) before the whole sweep.
      */
     readonly competitor?: { readonly operation: RacingOperation; readonly betweenScanAndDelete: boolean; readonly beforeSweep?: boolean }
+    /**
+     * The order the pass takes its tenants in. K6 does not fix it (upstream's query has no ORDER BY),
+     * and it decides which tenant's scan a racer follows and which delete a fault stops. Absent: by id.
+     * Tenants it does not name come after those it names, by id.
+     */
+    readonly tenantOrder?: ReadonlyArray<string>
   }
 
 /** A client's attach as it happens for real: a fresh grant, then the attach under it. */

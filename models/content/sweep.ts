@@ -56,10 +56,18 @@ const transaction = (pass: Pass, fault: ReachedFault | undefined, commit: () => 
   return struck
 }
 
-/** The tenants of the pass; a non-forced pass claims them in one transaction. */
+/** `tenants` in `order` (those it does not name after those it names, by id). */
+export const inTenantOrder = (tenants: ReadonlyArray<string>, order: ReadonlyArray<string> | undefined): ReadonlyArray<string> => {
+  const byId = [...tenants].sort()
+  if (order === undefined) return byId
+  const rank = (tenant: string) => (order.includes(tenant) ? order.indexOf(tenant) : order.length)
+  return byId.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
+}
+
+/** The tenants of the pass, in the op's order; a non-forced pass claims them in one transaction. */
 const tenantsOf = (pass: Pass, op: Extract<ContentOperation, { kind: "sweep" }>): ReadonlyArray<string> => {
   const config = pass.state.config
-  const registered = Object.keys(pass.state.sweptAtMs).sort()
+  const registered = inTenantOrder(Object.keys(pass.state.sweptAtMs), op.tenantOrder)
   if (op.force) return registered
   const due = registered.filter((tenant) => pass.state.sweptAtMs[tenant]! <= op.atMs - config.sweepIntervalMs).slice(0, config.sweepTenants)
   const struck = transaction(pass, op.fault, () => {
@@ -143,3 +151,22 @@ export const sweep = (state: ContentModelState, op: Extract<ContentOperation, { 
   const uncertain = pass.stopped === null && stopped !== null
   return { state: pass.state, result, uncertain, situations: [...pass.situations], deletes: pass.deletes, ...(pass.competitor === undefined ? {} : { competitor: pass.competitor }) }
 }
+
+/** Bound on the tenants whose orders `sweepAlternatives` spells out (4: 24 orders). */
+const MAX_ORDERED_TENANTS = 4
+
+/**
+ * The sweeps K6 allows for `op`: one per order of the registered tenants, by id first (as `op`).
+ * A step is judged by the first the implementation agrees with (`harness/Alternatives.ts`). Past
+ * `MAX_ORDERED_TENANTS` tenants only the order by id is spelled out.
+ */
+export const sweepAlternatives = (state: ContentModelState, op: Extract<ContentOperation, { kind: "sweep" }>): ReadonlyArray<Extract<ContentOperation, { kind: "sweep" }>> => {
+  const tenants = Object.keys(state.sweptAtMs).sort()
+  if (tenants.length <= 1 || tenants.length > MAX_ORDERED_TENANTS || op.tenantOrder !== undefined) return [op]
+  return orders(tenants).map((order, index) => (index === 0 ? op : { ...op, tenantOrder: order }))
+}
+
+/** Every order of `items` (at most `MAX_ORDERED_TENANTS`), the given order first. */
+const orders = (items: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> =>
+  items.length <= 1 ? [items] : items.flatMap((first, index) => orders([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [first, ...rest]))
+

@@ -11,7 +11,8 @@ import { type Check, type ExecutedStep, resultJson, runModelBased, toJson } from
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { contentModel, type ContentModelState, type ContentOperation, contentSituations, earliestDeletionMs, TAMPERED_REFUSAL } from "../../models/content/index.ts"
+import { contentModel, type ContentModelState, type ContentOperation, contentSituations, earliestDeletionMs, sweepAlternatives, TAMPERED_REFUSAL } from "../../models/content/index.ts"
+import { firstConsistent } from "../../harness/Alternatives.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { struckFaultWords } from "../../harness/StruckFault.ts"
@@ -107,18 +108,24 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
     const fault = "fault" in command ? command.fault : undefined
     const forger = command.op === "forge" ? yield* session.forger : undefined
     const called = yield* session.call(fault, (store) => resolved.call(store, forger ?? store))
-    const operation = withReachedFault(resolved.operation, called.reached)
+    const reached = withReachedFault(resolved.operation, called.reached)
     const before = run.model
-    const outcome = contentModel.step(run.model, operation)
-    run.model = outcome.state
     const observed = yield* observeStorage(database.sql, MODEL_CONFIG.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
-    // A sweep stopped where the model has no transaction: each row may be as before or as after.
-    if (outcome.uncertain === true) run.model = settleUncertain(before, outcome.state, observed)
-    const actual = asTamperedRefusal(operation, resultJson(
+    const actual = asTamperedRefusal(reached, resultJson(
       called.outcome._tag === "Completed" ? { _tag: "Completed", exit: Exit.map(called.outcome.exit, (value) => value.json) } : called.outcome,
       errorTag
     ))
-    const expected = resultAsRead(operation.kind, toJson(outcome.result), atMs, run.model.config.skewMs)
+    const predict = (operation: ContentOperation) => {
+      const outcome = contentModel.step(before, operation)
+      // A sweep stopped where the model has no transaction: each row may be as before or as after.
+      const model = outcome.uncertain === true ? settleUncertain(before, outcome.state, observed) : outcome.state
+      const expected = resultAsRead(operation.kind, toJson(outcome.result), atMs, model.config.skewMs)
+      const result: Check = { observable: `${operation.kind} result`, expected, actual, rules: outcome.rules, why: outcome.why }
+      return { operation, outcome, model, expected, checks: resultFirst(storageChecks(operation, before, model, observed, outcome.rules), result, operation.kind === "sweep") }
+    }
+    // A sweep may take its tenants in any order (K6): judged by the first order that explains it.
+    const { operation, outcome, model, expected, checks } = firstConsistent(reached.kind === "sweep" ? sweepAlternatives(before, reached) : [reached], predict, (prediction) => prediction.checks)
+    run.model = model
     if (called.outcome._tag === "Completed" && called.outcome.exit._tag === "Success" && called.outcome.exit.value.grant !== undefined && outcome.result._tag === "Success") {
       const facts = resolved.facts?.(toJson(outcome.result.value))
       if (facts !== undefined) run.wallet.push({ grant: called.outcome.exit.value.grant, facts })
@@ -135,7 +142,7 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
         implementationState: storageJson(observed),
         modelState: toJson(contentModel.observableState(run.model))
       },
-      checks: resultFirst(storageChecks(operation, before, run.model, observed, outcome.rules), { observable: `${operation.kind} result`, expected, actual, rules: outcome.rules, why: outcome.why }, operation.kind === "sweep"),
+      checks,
       covered: contentAttributor.requirementsWithPrimaryRules(outcome.situations),
       situations: contentSituations(before, operation, outcome),
       described: `${contentModel.describeOperation(operation)}${faultWords === undefined ? "" : ` (${faultWords})`}`

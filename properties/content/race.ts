@@ -18,14 +18,15 @@ import { type InterleavingShape, pctSituation } from "../../harness/PctBound.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
 import { pctDepth, type StepSchedule } from "../../harness/StepSchedule.ts"
 import { runScheduled, type ScheduledStep } from "../../harness/StepScheduler.ts"
-import { contentModel, type ContentOperation, contentSituations, type RacingOperation, raceClause, sweep } from "../../models/content/index.ts"
+import { contentModel, type ContentModelState, type ContentOperation, contentSituations, type RacingOperation, raceClause, sweep, sweepAlternatives } from "../../models/content/index.ts"
+import { firstConsistent } from "../../harness/Alternatives.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
 import { storageChecks } from "./checks.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { errorTag, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
-import { observeStorage, storageJson } from "./observe.ts"
+import { type ObservedStorage, observeStorage, storageJson } from "./observe.ts"
 import type { Command, RacingCommand } from "./scenario.ts"
 import { type ContentSession, harnessError } from "./session.ts"
 
@@ -92,6 +93,11 @@ interface RaceRun {
   readonly blocked?: boolean
   /** The steps a scheduled race took (`label@from`), for the trace. */
   readonly steps?: ReadonlyArray<string>
+  /**
+   * The racer's place follows the predicted lock wait: it ran after the first delete exactly when
+   * that delete holds its row (`deleteHoldsLock`), so each tenant order the model weighs places it anew.
+   */
+  readonly placedByPredictedBlock?: boolean
 }
 
 /**
@@ -162,7 +168,7 @@ const deleteHoldsLock = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore
     const racing: StartedOperation<Json, unknown> = { label: "racer", fiber: yield* Effect.forkChild(racer.call(racerStore)), paused: false }
     const blocked = yield* awaitBlocked(observer, pids.racer, pids.sweeper, fiberDone(racing))
     const sweepExit = yield* finish(hooks, deleting)
-    return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: !expectBlock, blocked } satisfies RaceRun
+    return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: !expectBlock, blocked, placedByPredictedBlock: true } satisfies RaceRun
   })
 
 /** The raise holds its row lock while the delete runs into it (truly concurrent). */
@@ -187,7 +193,7 @@ interface Pids {
 const predictedBlock = (run: RunState, operation: ContentOperation & { kind: "sweep" }, racer: Racer, mode: string): boolean => {
   const key = lockedKey(racer.operation)
   if (key === undefined) return false
-  const alone = sweep(run.model, { kind: "sweep", force: operation.force, atMs: operation.atMs }, (state) => ({ state, result: { _tag: "Success", value: null }, rules: [] }))
+  const alone = sweep(run.model, { kind: "sweep", force: operation.force, atMs: operation.atMs, ...(operation.tenantOrder === undefined ? {} : { tenantOrder: operation.tenantOrder }) }, (state) => ({ state, result: { _tag: "Success", value: null }, rules: [] }))
   if (mode === "deleteHoldsLock") return alone.deletes[0]?.deleted.includes(key) === true
   const exists = run.model.contents[key] !== undefined
   return exists && alone.deletes.some((batch) => batch.targets.includes(key))
@@ -221,32 +227,48 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
         ? yield* deleteHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
         : yield* raiseHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!)
     }).pipe(Effect.mapError(harnessError("setting up a race")))
-    return yield* raceChecks(run, database.sql, { ...sweepOp, competitor: { operation: racer.operation, betweenScanAndDelete: raced.betweenScanAndDelete, ...(raced.beforeSweep === true ? { beforeSweep: true } : {}) } }, raced, mode, expectBlock, command, atMs)
+    const placed = { ...sweepOp, competitor: { operation: racer.operation, betweenScanAndDelete: raced.betweenScanAndDelete, ...(raced.beforeSweep === true ? { beforeSweep: true } : {}) } }
+    return yield* raceChecks(run, database.sql, placed, raced, mode, (order) => (mode === "deleteHoldsLock" || mode === "raiseHoldsLock") && predictedBlock(run, order, racer, mode), command, atMs)
   })
 
-const raceChecks = (run: RunState, sql: SqlClient.SqlClient, operation: ContentOperation & { kind: "sweep" }, raced: RaceRun, mode: string, expectBlock: boolean, command: Command, atMs: number) =>
+type SweepOperation = ContentOperation & { kind: "sweep" }
+
+/**
+ * The model's sweep and racer for one tenant order (`operation.tenantOrder`) and the checks of what
+ * was observed against them: content rows first (a deletion names its clause better than the racing
+ * call's result does), the racer's result, the lock wait, the rest of storage, the sweep's result.
+ */
+const predictRace = (before: ContentModelState, observed: ObservedStorage, raced: RaceRun, expectBlockOf: (operation: SweepOperation) => boolean, atMs: number) =>
+(ordered: SweepOperation) => {
+  const expectBlock = expectBlockOf(ordered)
+  const operation: SweepOperation = raced.placedByPredictedBlock === true ? { ...ordered, competitor: { ...ordered.competitor!, betweenScanAndDelete: !expectBlock } } : ordered
+  const outcome = contentModel.step(before, operation)
+  const clause = raceClause(operation.competitor!.operation)
+  const competitorResult = resultAsRead(operation.competitor!.operation.kind, toJson(outcome.competitor?.result ?? null), atMs, before.config.skewMs)
+  const competitorRules = [clause, ...(outcome.competitor?.rules ?? []), "K6"]
+  const storage = storageChecks(operation, before, outcome.state, observed, ["K6"])
+  const contentRows = storage.filter((check) => check.observable.startsWith("content "))
+  const rest = storage.slice(1).filter((check) => !check.observable.startsWith("content "))
+  const checks: Array<Check> = [
+    storage[0]!,
+    ...contentRows,
+    { observable: `racing ${operation.competitor!.operation.kind} result`, expected: competitorResult, actual: exitJson(raced.racer), rules: competitorRules, why: "the row lock orders the racing operation with the delete; the re-check refuses a raised horizon" }
+  ]
+  if (raced.blocked !== undefined) {
+    checks.push({ observable: "row lock wait (pg_blocking_pids)", expected: expectBlock, actual: raced.blocked, rules: ["rowlock", "(iii)"], why: "a transaction reaching a content row another holds locked waits for it" })
+  }
+  checks.push(...rest)
+  checks.push({ observable: "sweep result", expected: toJson(outcome.result), actual: exitJson(Exit.map(raced.sweep, (n) => n as Json)), rules: ["K6"], why: outcome.why })
+  return { operation, outcome, expectBlock, competitorResult, checks }
+}
+
+const raceChecks = (run: RunState, sql: SqlClient.SqlClient, placed: SweepOperation, raced: RaceRun, mode: string, expectBlockOf: (operation: SweepOperation) => boolean, command: Command, atMs: number) =>
   Effect.gen(function*() {
     const before = run.model
-    const outcome = contentModel.step(run.model, operation)
-    run.model = outcome.state
     const observed = yield* observeStorage(sql, PROPERTY_SETTINGS.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
-    const clause = raceClause(operation.competitor!.operation)
-    const competitorResult = resultAsRead(operation.competitor!.operation.kind, toJson(outcome.competitor?.result ?? null), atMs, before.config.skewMs)
-    const competitorRules = [clause, ...(outcome.competitor?.rules ?? []), "K6"]
-    const storage = storageChecks(operation, before, run.model, observed, ["K6"])
-    // Content rows first: a deletion names its clause better than the racing call's result does.
-    const contentRows = storage.filter((check) => check.observable.startsWith("content "))
-    const rest = storage.slice(1).filter((check) => !check.observable.startsWith("content "))
-    const checks: Array<Check> = [
-      storage[0]!,
-      ...contentRows,
-      { observable: `racing ${operation.competitor!.operation.kind} result`, expected: competitorResult, actual: exitJson(raced.racer), rules: competitorRules, why: "the row lock orders the racing operation with the delete; the re-check refuses a raised horizon" }
-    ]
-    if (raced.blocked !== undefined) {
-      checks.push({ observable: "row lock wait (pg_blocking_pids)", expected: expectBlock, actual: raced.blocked, rules: ["rowlock", "(iii)"], why: "a transaction reaching a content row another holds locked waits for it" })
-    }
-    checks.push(...rest)
-    checks.push({ observable: "sweep result", expected: toJson(outcome.result), actual: exitJson(Exit.map(raced.sweep, (n) => n as Json)), rules: ["K6"], why: outcome.why })
+    // A sweep may take its tenants in any order (K6): judged by the first order that explains it.
+    const { operation, outcome, expectBlock, competitorResult, checks } = firstConsistent(sweepAlternatives(before, placed), predictRace(before, observed, raced, expectBlockOf, atMs), (prediction) => prediction.checks)
+    run.model = outcome.state
     const covered = [...contentAttributor.requirementsWithPrimaryRules(outcome.situations), ...(expectBlock && raced.blocked === true ? ["CNT-012"] : [])]
     const schedule = command.op === "race" && mode === "scheduled" ? command.schedule : undefined
     // A PCT-scheduled race counts toward the stated bound of its depth (`harness/PctBound.ts`).
@@ -265,7 +287,7 @@ const raceChecks = (run: RunState, sql: SqlClient.SqlClient, operation: ContentO
       checks,
       covered,
       situations: [...contentSituations(before, operation, outcome), ...scheduleSituations],
-      described: `${contentModel.describeOperation(operation)} (${mode}${raced.betweenScanAndDelete ? ", between the reference scan and the delete" : raced.beforeSweep === true ? ", before the sweep" : ", after the sweep"})`
+      described: `${contentModel.describeOperation(operation)} (${mode}${operation.competitor!.betweenScanAndDelete ? ", between the reference scan and the delete" : raced.beforeSweep === true ? ", before the sweep" : ", after the sweep"})`
     }
     return executed
   })
