@@ -65,9 +65,20 @@ export const restartRunner = (implementation: CronImplementation, dialect: Diale
     process.held = []
   })
 
+/** Code-unit order of two texts. */
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * A claim's ticks by actor, then timer key. No rule fixes the order a claim returns its rows in (a
+ * `RETURNING` list has none): the harness, as the runner's loop, takes them in this order, compares
+ * them in it and settles them in it, whatever order the implementation returned.
+ */
+export const inSettlingOrder = (ticks: ReadonlyArray<ClaimedTick>): ReadonlyArray<ClaimedTick> =>
+  [...ticks].sort((a, b) => byCodeUnit(a.actor_id, b.actor_id) || byCodeUnit(a.timer_key ?? "", b.timer_key ?? ""))
+
 /** Claims due ticks; the runner then holds them, replacing older claims of the same ticks. */
 export const claimAll = (process: RunnerProcess): Effect.Effect<Json, unknown> =>
-  Effect.map(process.relay.claim(CLAIM_LIMIT), (ticks) => {
+  Effect.map(Effect.map(process.relay.claim(CLAIM_LIMIT), inSettlingOrder), (ticks) => {
     const ids = new Set(ticks.map((tick) => tick.intent_id))
     process.held = [...process.held.filter((held) => !ids.has(held.tick.intent_id)), ...ticks.map((tick): HeldTick => ({ tick, phase: "claimed", delivery: null }))]
     return ticks.map((tick) => ({ actorId: tick.actor_id, timerKey: tick.timer_key, intentId: tick.intent_id, claimedUntilMs: Number(tick.claimed_until) }))

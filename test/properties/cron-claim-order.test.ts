@@ -1,0 +1,47 @@
+/**
+ * No rule of cron.md fixes the order a claim returns its rows in (a `RETURNING` list has none; the
+ * shipped relay sorts them by actor and key). Until 2026-12-04 the harness compared and settled them in
+ * the implementation's order, so a relay returning them in another order failed CRN-006 on sqlite. Now
+ * the harness, as the runner's loop, takes them by actor and key (`inSettlingOrder`): such a relay passes.
+ */
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { pgliteAdapter } from "../../adapters/pglite/index.ts"
+import { sqliteAdapter } from "../../adapters/sqlite/index.ts"
+import { DEFAULT_RUNS, DEFAULT_SEED } from "../../harness/Budget.ts"
+import { runConformance } from "../../harness/Conformance.ts"
+import { cronSuite } from "../../properties/cron/index.ts"
+import { inSettlingOrder } from "../../properties/cron/runner.ts"
+import type { ClaimedTick, CronImplementation } from "../../subjects/cron/api.ts"
+import { shippedCron } from "../../subjects/cron/index.ts"
+
+/** The shipped runtime whose relays return each claim's rows in reverse. */
+const reversedClaims: CronImplementation = {
+  name: "cron-claims-reversed",
+  make: (options) =>
+    Effect.map(shippedCron.make(options), (runtime) => ({
+      ...runtime,
+      relay: (relayOptions) => {
+        const relay = runtime.relay(relayOptions)
+        return { ...relay, claim: (limit) => Effect.map(relay.claim(limit), (ticks) => [...ticks].reverse()) }
+      }
+    }))
+}
+
+const tick = (actorId: string, timerKey: string): ClaimedTick => ({ actor_id: actorId, timer_key: timerKey }) as ClaimedTick
+
+describe("a claim's row order", () => {
+  it("is the implementation's own: a relay returning claims in reverse passes every requirement", async () => {
+    const report = await Effect.runPromise(runConformance({ kind: "run", adapters: [sqliteAdapter, pgliteAdapter], suites: [cronSuite(reversedClaims)], runs: DEFAULT_RUNS, seed: DEFAULT_SEED, suiteHash: "unhashed" }))
+    for (const adapter of report.adapters) {
+      for (const requirement of adapter.requirements) {
+        expect(["pass", "not-applicable"], `${adapter.fingerprint.name} ${requirement.requirementId}: ${requirement.reason}`).toContain(requirement.verdict)
+      }
+    }
+  }, 240_000)
+
+  it("the harness takes claimed ticks by actor, then timer key", () => {
+    const claimed = [tick("b", "$cron:x"), tick("a", "$cron:y"), tick("a", "$cron:x")]
+    expect(inSettlingOrder(claimed).map((entry) => `${entry.actor_id} ${entry.timer_key}`)).toEqual(["a $cron:x", "a $cron:y", "b $cron:x"])
+  })
+})
