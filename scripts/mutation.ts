@@ -194,12 +194,11 @@ const recordTargets = (subject: string, hash: string, entries: ReadonlyArray<str
 const detectedMutants = (subject: string, excluded?: (file: string, mutant: ReportMutant) => boolean): number => {
   const report = readReport(incrementalFile(subject))
   if (report === undefined) return 0
-  if (excluded === undefined) {
-    const counts = countMutants(report, new Set())
-    return counts.killed + counts.timeout
-  }
-  return Object.entries(report.files).reduce((sum, [file, entry]) =>
-    sum + entry.mutants.filter((mutant) => (mutant.status === "Killed" || mutant.status === "Timeout") && !excluded(file, mutant)).length, 0)
+  const files = excluded === undefined
+    ? report.files
+    : Object.fromEntries(Object.entries(report.files).map(([file, entry]) => [file, { ...entry, mutants: entry.mutants.filter((mutant) => !excluded(file, mutant)) }]))
+  const counts = countMutants({ ...report, files }, new Set())
+  return counts.killed + counts.timeout
 }
 
 /**

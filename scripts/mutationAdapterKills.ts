@@ -10,7 +10,7 @@
  * verdict is the newest. The other way round, a non-default run never turns a mutant detected before
  * it (on the default adapter: sqlite-only code) into a survivor.
  */
-import type { MutationReport, ReportMutant } from "./mutationReport.ts"
+import { type MutationReport, mutantKey, type ReportMutant } from "./mutationReport.ts"
 
 /** One recorded kill: the adapter that made it, Stryker's status, and the day. */
 export interface AdapterKill {
@@ -19,15 +19,11 @@ export interface AdapterKill {
   readonly date: string
 }
 
-/** Recorded kills by `mutantKey`. */
+/** Recorded kills by `mutantKey` (`mutationReport.ts`, the key `equivalents.md` uses too). */
 export type AdapterKills = Readonly<Record<string, AdapterKill>>
 
 const DETECTED: ReadonlySet<string> = new Set(["Killed", "Timeout"])
 const UNDETECTED: ReadonlySet<string> = new Set(["Survived", "NoCoverage"])
-
-/** A mutant's identity across runs: file, location, mutator and replacement. */
-export const mutantKey = (file: string, mutant: ReportMutant): string =>
-  `${file}:${mutant.location.start.line}:${mutant.location.start.column}-${mutant.location.end.line}:${mutant.location.end.column} ${mutant.mutatorName} ${mutant.replacement ?? ""}`
 
 const statusesOf = (report: MutationReport): ReadonlyMap<string, string> =>
   new Map(Object.entries(report.files).flatMap(([file, entry]) => entry.mutants.map((mutant) => [mutantKey(file, mutant), mutant.status] as const)))

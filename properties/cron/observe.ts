@@ -141,7 +141,8 @@ export const tickIdParts = (id: string): { readonly version: string; readonly no
   return { version, nowMs: number(now), expiryMs: number(expiry), uuid: uuid.join(".") }
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+/** Code-unit order of two texts. */
+export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** A named observation: what the checks compare. */
 export interface NamedObservation {

@@ -11,6 +11,7 @@ import type { StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import { ACTOR_TYPE } from "../../models/cron/index.ts"
 import type { ClaimedTick, CommandHandler, CronImplementation, CronRelay, CronRuntime, CronSchedule, CronScheduleInput, TickDelivery } from "../../subjects/cron/api.ts"
+import { compareText } from "./observe.ts"
 import { CLAIM_LIMIT, TIMING } from "./scenario.ts"
 
 /** A tick a runner holds and the phase its settling is in. */
@@ -65,16 +66,13 @@ export const restartRunner = (implementation: CronImplementation, dialect: Diale
     process.held = []
   })
 
-/** Code-unit order of two texts. */
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
-
 /**
  * A claim's ticks by actor, then timer key. No rule fixes the order a claim returns its rows in (a
  * `RETURNING` list has none): the harness, as the runner's loop, takes them in this order, compares
  * them in it and settles them in it, whatever order the implementation returned.
  */
 export const inSettlingOrder = (ticks: ReadonlyArray<ClaimedTick>): ReadonlyArray<ClaimedTick> =>
-  [...ticks].sort((a, b) => byCodeUnit(a.actor_id, b.actor_id) || byCodeUnit(a.timer_key ?? "", b.timer_key ?? ""))
+  [...ticks].sort((a, b) => compareText(a.actor_id, b.actor_id) || compareText(a.timer_key ?? "", b.timer_key ?? ""))
 
 /** Claims due ticks; the runner then holds them, replacing older claims of the same ticks. */
 export const claimAll = (process: RunnerProcess): Effect.Effect<Json, unknown> =>

@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest"
 import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import { forgetSurvivors, forgetSurvivorsIn, mutateTarget } from "../../scripts/mutation.ts"
-import { mutantKey, reconcileAdapterKills } from "../../scripts/mutationAdapterKills.ts"
+import { reconcileAdapterKills } from "../../scripts/mutationAdapterKills.ts"
 import { MUTATION_EXIT, parseMutationTestArgs, runMutationTest } from "../../scripts/mutation-test.ts"
-import { equivalentKeys, type MutationReport, summarizeMutationReport } from "../../scripts/mutationReport.ts"
+import { equivalentKeys, mutantKey, type MutationReport, summarizeMutationReport } from "../../scripts/mutationReport.ts"
 import { knownBadAlarms } from "../known-bad/alarms/index.ts"
 
 const options = parseMutationTestArgs(["--subject", "alarms"], {})
