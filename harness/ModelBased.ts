@@ -14,6 +14,7 @@ import type { Attributor } from "./Attribution.ts"
 import type { HarnessError } from "./errors.ts"
 import type { Divergence, ExecutionTrace, Json, StepRecord } from "./Property.ts"
 import type { BoundedOutcome } from "./StorageBoundary.ts"
+import { withSortedKeys } from "./CodeUnitOrder.ts"
 
 /** One observed value compared with the model's prediction, with the rules and reason deciding it. */
 export interface Check {
@@ -56,7 +57,7 @@ export interface ModelBasedSubject<Command> {
 export const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, inner: unknown) =>
     inner !== null && typeof inner === "object" && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? withSortedKeys(inner as Record<string, unknown>)
       : inner) ?? "null"
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {

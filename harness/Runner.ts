@@ -26,6 +26,7 @@ import { withRunEnvironment } from "./RunEnvironment.ts"
 import type { Counterexample, FailedPropertyRun, PropertyRun, PropertyRunBase } from "./RunResult.ts"
 import { type Shard, shardFactsRecorder, shardRunCount } from "./Shard.ts"
 import { SUITE_VERSION } from "./SuiteVersion.ts"
+import { withSortedKeys } from "./CodeUnitOrder.ts"
 
 /** Default wall-clock limit of each phase of one scenario (measured; see `harness/Deadline.ts`). */
 export { DEFAULT_RUN_TIMEOUT_MS } from "./Deadline.ts"
@@ -242,8 +243,7 @@ const minimizeFailure = (context: MinimizeContext, failure: FirstFailure): Effec
     return counterexample
   })
 
-const sortedRecord = (counts: ReadonlyMap<string, number>): Readonly<Record<string, number>> =>
-  Object.fromEntries([...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+const sortedRecord = (counts: ReadonlyMap<string, number>): Readonly<Record<string, number>> => withSortedKeys(Object.fromEntries(counts))
 
 /** The verdict of a search with no infrastructure error: fail with every counterexample, else pass or unknown. */
 const concludeSearch = (

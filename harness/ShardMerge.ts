@@ -29,6 +29,7 @@ import {
 import { formatShard, type RunSignature, type Shard, shardPosition, shardProblem, shardRunCount } from "./Shard.ts"
 import { requirementsByProperty, type SubjectSuite } from "./Suite.ts"
 import { countVerdicts, requirementResults } from "./Verdicts.ts"
+import { withSortedKeys } from "./CodeUnitOrder.ts"
 
 /** The shard reports cannot be merged; `hint` says what to do. */
 export class ShardMergeError extends Data.TaggedError("ShardMergeError")<{ readonly message: string; readonly hint: string }> {}
@@ -95,8 +96,7 @@ const expandFacts = (source: string, shard: Shard, run: PropertyRun): ReadonlyAr
 
 const increment = (counts: Map<string, number>, key: string): void => void counts.set(key, (counts.get(key) ?? 0) + 1)
 
-const sortedRecord = (counts: ReadonlyMap<string, number>): Readonly<Record<string, number>> =>
-  Object.fromEntries([...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+const sortedRecord = (counts: ReadonlyMap<string, number>): Readonly<Record<string, number>> => withSortedKeys(Object.fromEntries(counts))
 
 /** The tallies of `FailureSearch.ts`'s `record`, over signatures in position order. */
 const tally = (runs: ReadonlyArray<{ readonly position: number; readonly signature: RunSignature }>) => {

@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto"
 import { readdirSync, readFileSync } from "node:fs"
+import { compareCodeUnits } from "../harness/CodeUnitOrder.ts"
 import { join } from "node:path"
 
 /** The folders that make up the suite, relative to the package root. */
@@ -43,8 +44,6 @@ const walk = (rootDir: string, relative: string, depth: number, out: Array<strin
   }
 }
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
-
 /**
  * The suite files under `rootDir`, as sorted `/`-separated relative paths.
  *
@@ -54,7 +53,7 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 export const listSuiteFiles = (rootDir: string, directories: ReadonlyArray<string> = SUITE_DIRECTORIES): ReadonlyArray<string> => {
   const files: Array<string> = []
   for (const directory of directories) walk(rootDir, directory, 0, files)
-  return files.sort(byCodeUnit)
+  return files.sort(compareCodeUnits)
 }
 
 /**

@@ -3,6 +3,7 @@
  * counts by status, the mutation score, the score over the non-equivalent mutants, and the survivors
  * as `file:line:column mutator replacement` lines.
  */
+import { compareEntryKeys } from "../harness/CodeUnitOrder.ts"
 
 /** One mutant of a mutation-testing-report-schema report (the fields read here). */
 export interface ReportMutant {
@@ -87,7 +88,7 @@ const percent = (part: number, whole: number): string => (whole === 0 ? "n/a" : 
 
 /** Survivors (and no-coverage mutants), one line each, sorted by file and position; equivalents marked. */
 export const survivorLines = (report: MutationReport, equivalents: ReadonlySet<string>): ReadonlyArray<string> =>
-  Object.entries(report.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).flatMap(([file, entry]) =>
+  Object.entries(report.files).sort(compareEntryKeys).flatMap(([file, entry]) =>
     entry.mutants
       .filter((mutant) => mutant.status === "Survived" || mutant.status === "NoCoverage")
       .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column)

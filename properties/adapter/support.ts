@@ -9,6 +9,7 @@ import { isSqlError } from "effect/sql/SqlError"
 import { HarnessError } from "../../harness/errors.ts"
 import type { Divergence, ExecutionTrace, Json, StepRecord } from "../../harness/Property.ts"
 import { ADP } from "../../spec/adapter.ts"
+import { compareCodeUnits, compareEntryKeys } from "../../harness/CodeUnitOrder.ts"
 
 /** A rollback a property asks for on purpose (fails the transaction so the adapter must undo it). */
 export class Rollback extends Data.TaggedError("Rollback")<{ readonly message: string }> {}
@@ -247,12 +248,12 @@ export const sameBytes = (expected: Uint8Array, actual: unknown): boolean => {
 export const sortedEntries = (rows: ReadonlyArray<{ readonly k: unknown; readonly v: unknown }>): Json =>
   [...rows]
     .map((row) => [toJson(row.k), toJson(row.v)] as const)
-    .sort(([a], [b]) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0))
+    .sort(([a], [b]) => compareCodeUnits(String(a), String(b)))
     .map(([k, v]) => [k, v])
 
 /** The model's `(k, v)` map in the same shape as `sortedEntries`. */
 export const modelEntries = (model: ReadonlyMap<string, number>): Json =>
-  [...model.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, v])
+  [...model.entries()].sort(compareEntryKeys).map(([k, v]) => [k, v])
 
 /** Deep equality of two JSON values (key order of objects ignored). */
 export const jsonEqual = (a: Json, b: Json): boolean => {

@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import { HarnessError } from "../../harness/errors.ts"
 import type { Json, PropertyDefinition, StepRecord } from "../../harness/Property.ts"
+import { withSortedKeys } from "../../harness/CodeUnitOrder.ts"
 
 type Operation =
   | { readonly op: "put"; readonly key: string; readonly value: number }
@@ -91,7 +92,7 @@ export const kvModelProperty: PropertyDefinition<any> = {
             break
         }
         model = applyToModel(model, operation)
-        model = { ...model, rows: Object.fromEntries(Object.entries(model.rows).sort(([a], [b]) => (a < b ? -1 : 1))) }
+        model = { ...model, rows: withSortedKeys(model.rows) }
         const actual = yield* observe
         steps.push({
           index,
