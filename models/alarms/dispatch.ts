@@ -37,6 +37,20 @@ export interface DispatchOutcome {
   readonly forkedWhy: ReadonlyArray<EntryAttribution>
   /** The racing external call's outcome, when the operation has a racer (`race.ts`). */
   readonly racer?: RacerOutcome
+  /** A result as right as `result`, where no rule orders two checks that both fail (`optionsProblem`). */
+  readonly alsoAllowed?: { readonly result: ModelResult; readonly rules: ReadonlyArray<string>; readonly why: string }
+}
+
+/**
+ * Why the options are invalid, judged without the configuration (R20: `limit` a positive safe
+ * integer; `retryFailedAfter` finite and > 0, whatever the floor), or null.
+ */
+const optionsProblem = (options: ProcessOptions): string | null => {
+  const limit = resolveLimit(options.limit)
+  if (!limit.ok) return limit.reason
+  if (options.retryFailedAfterMs === undefined) return null
+  const delay = resolveFailureDelay(options.retryFailedAfterMs, 1)
+  return delay.ok ? null : delay.reason
 }
 
 const failure = (error: ModelError): ModelResult => ({ _tag: "Failure", error })
@@ -109,7 +123,12 @@ export const processDueAlarms = (
   const resolved = resolveConfiguration(run.state.configuration)
   if (!resolved.ok) {
     reach(run, "invalidConfigurationRejected")
-    return { ...empty, result: failure({ _tag: "InvalidScheduleConfigurationError", reason: resolved.reason }), rules: ["R1", "R20"], why: `the configuration is invalid (${resolved.reason}); rejected before any row is touched` }
+    const problem = optionsProblem(options)
+    // R8 puts the configuration first for schedules; no rule orders it against the options of a dispatch.
+    const alsoAllowed = problem === null ? {} : {
+      alsoAllowed: { result: failure({ _tag: "InvalidProcessDueAlarmsOptionsError", reason: problem }), rules: ["R20", "R1"], why: `${problem}; the configuration is invalid too, and no rule says which of the two a dispatch reports first` }
+    }
+    return { ...empty, ...alsoAllowed, result: failure({ _tag: "InvalidScheduleConfigurationError", reason: resolved.reason }), rules: ["R1", "R20"], why: `the configuration is invalid (${resolved.reason}); rejected before any row is touched` }
   }
   const configuration = resolved.configuration
   const limit = resolveLimit(options.limit)

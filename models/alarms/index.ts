@@ -133,7 +133,7 @@ export type {
   MutationResult,
   ForkedWriteOutcome
 } from "./results.ts"
-export { step, type StepOutcome, type Prediction } from "./step.ts"
+export { ALSO_ALLOWED_RESULT, step, type StepOutcome, type Prediction } from "./step.ts"
 export { type DispatchRacePoint, type DispatchRacer, DISPATCH_RACE_POINTS, RACER_RULES, type RacerOutcome } from "./race.ts"
 export type { TransactionRecord } from "./run.ts"
 export { SITUATION_RULES, type Situation } from "./situations.ts"

@@ -44,7 +44,9 @@ export type TransactionMutation = Mutation & { readonly misuse?: "forkedFiber" |
  * reason `lostReply`), so it acts as if the transaction had failed: no park reports, the operation
  * goes on as after any failed transaction (no crash).
  * `setAlarmFails`: the platform alarm write fails, so the transaction rolls back with
- * `StorageOperationError` (no crash).
+ * `StorageOperationError` (no crash); when the transaction leaves the platform alarm at the value it
+ * already had, an implementation may skip the write (R6 fixes the value only), so the model voids the
+ * fault and the harness does not inject it.
  * `commitRefused`: the closure and the reconcile ran, then the database refuses the COMMIT, so the
  * transaction rolls back (rows and platform alarm as they were, R4, R6), no park report is sent (R27)
  * and the caller sees `StorageOperationError` (reason `commitRefused`); the process goes on (no crash,

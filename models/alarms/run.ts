@@ -76,11 +76,18 @@ export interface StepRun {
   /** Storage ids handed to the handler, in call order (a row failing before its handler is not, R22, R29). */
   readonly handlerCalls: Array<string>
   /**
-   * Whether a `statementFails` fault named a transaction whose closure fails on its own, where which
-   * error comes first depends on the implementation's statement order: the harness then does not inject it.
+   * Whether the fault is void, so the harness does not inject it: a `statementFails` fault named a
+   * transaction whose closure fails on its own (which error comes first depends on the implementation's
+   * statement order), or a `setAlarmFails` fault named a transaction that leaves the platform alarm as it was.
    */
   faultVoided: boolean
+  /** Why the fault is void, in words (undefined: the harness's words for a statement fault). */
+  faultVoidedWhy: string | undefined
 }
+
+/** Words of a `setAlarmFails` fault voided because the platform alarm already has the reconciled value. */
+export const UNCHANGED_ALARM_WORDS =
+  "not injected: the platform alarm already has the value this transaction reconciles it to, and whether an implementation writes it again is its own choice (R6)"
 
 /** Starts a scratchpad for one step. */
 export const startRun = (
@@ -88,7 +95,7 @@ export const startRun = (
   nowMs: number,
   fault: TransactionFault | undefined,
   reporterFails: boolean
-): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map(), handlerCalls: [], faultVoided: false })
+): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map(), handlerCalls: [], faultVoided: false, faultVoidedWhy: undefined })
 
 /** Records that the step reached `situation`. */
 export const reach = (run: StepRun, situation: Situation): void => {
@@ -139,7 +146,12 @@ export const runTransaction = <A>(
     run.transactions.push({ ordinal, label, outcome: "rolledBack", platformAlarmMs: before })
     return outcome
   }
-  if (fault === "setAlarmFails") {
+  if (fault === "setAlarmFails" && platformAlarmFor(draft.rows) === before) {
+    // R6 fixes the platform alarm's value, not that an alarm already at it is written again: an
+    // implementation may skip that write, so whether the fault strikes is its choice. Not injected.
+    run.faultVoided = true
+    run.faultVoidedWhy = UNCHANGED_ALARM_WORDS
+  } else if (fault === "setAlarmFails") {
     run.transactions.push({ ordinal, label, outcome: "rolledBack", platformAlarmMs: before })
     run.situations.add("setAlarmFailureRolledBack")
     return failWith(

@@ -46,9 +46,17 @@ export interface StepOutcome {
   readonly ackIgnoringWrite: Readonly<Record<string, AlarmStatus | null>>
   /** Storage ids `processDueAlarms` handed to the handler, in call order. */
   readonly handlerCalls: ReadonlyArray<string>
-  /** The operation's `statementFails` fault is void: the harness must run the operation without it (`run.ts`). */
+  /** The operation's fault is void: the harness must run the operation without it (`run.ts`). */
   readonly faultVoided: boolean
+  /** Why, when not the harness's words for a statement fault (`VOIDED_FAULT_WORDS`). */
+  readonly faultVoidedWhy: string | undefined
 }
+
+/**
+ * Observable of a result as right as the predicted `result`: another implementation may report it
+ * instead, because no rule orders the two checks that both fail (the harness accepts either).
+ */
+export const ALSO_ALLOWED_RESULT = "result (also allowed)"
 
 const json = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json
 
@@ -168,6 +176,9 @@ const dispatch = (run: StepRun, operation: Extract<Operation, { kind: "processDu
   outcome.forkedWrites.forEach((entry, index) =>
     extra.push({ observable: `forkedWrite[${index}]`, expected: json(entry), ...outcome.forkedWhy[index]! })
   )
+  if (outcome.alsoAllowed !== undefined) {
+    extra.push({ observable: ALSO_ALLOWED_RESULT, expected: json(outcome.alsoAllowed.result), rules: outcome.alsoAllowed.rules, why: outcome.alsoAllowed.why })
+  }
   return { result: outcome.result, rules: outcome.rules, why: outcome.why, extra, forkedWrites: outcome.forkedWrites }
 }
 
@@ -265,7 +276,8 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     forkedWrites: outcome.forkedWrites,
     ackIgnoringWrite: Object.fromEntries(run.ackIgnoringWrite),
     handlerCalls: [...run.handlerCalls],
-    faultVoided: run.faultVoided
+    faultVoided: run.faultVoided,
+    faultVoidedWhy: run.faultVoidedWhy
   }
 }
 

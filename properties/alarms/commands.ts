@@ -149,7 +149,7 @@ export const faultWords = (command: Command, outcome: StepOutcome | null): strin
   if ("fault" in command && command.fault !== undefined) {
     const label = outcome?.transactions[command.fault.transaction - 1]?.label
     words.push(describeStorageFault(command.fault, label, label !== undefined))
-    if (outcome?.faultVoided === true) words.push(VOIDED_FAULT_WORDS)
+    if (outcome?.faultVoided === true) words.push(outcome.faultVoidedWhy ?? VOIDED_FAULT_WORDS)
   }
   if ("reporterFails" in command && command.reporterFails === true) words.push("the reporter fails")
   if (command.op === "dispatch" && command.defaultReporter === true) words.push("no reporter provided (the default logs a warning)")

@@ -176,7 +176,7 @@ export const executeAlarms = (
         const before = modelStatuses(model)
         const outcome = alarmsModel.step(model, operation)
         model = outcome.state
-        // A statement fault the model voids (its transaction fails on its own first) is not injected.
+        // A fault the model voids (statement order, or a platform alarm write an implementation may skip) is not injected.
         const called = yield* session.call(outcome.faultVoided ? withoutStorageFault(command) : command, atMs)
         const statuses = modelStatuses(model)
         const observed = yield* session.observe(apiRefsOf(command, before, statuses, index))

@@ -3,7 +3,7 @@
  * detached writes, reporter failure, legacy rows, typed definitions, and the requirement catalog.
  */
 import { describe, expect, it } from "vitest"
-import { init, SITUATION_RULES, step, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
+import { ALSO_ALLOWED_RESULT, init, SITUATION_RULES, step, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
 import { alarmRequirements, requirementsForRules } from "../../spec/alarms.ts"
 import { catalog } from "../../spec/Requirement.ts"
 import { dispatch, dispatchValue, oneShot, runAll, schedule, statusFor } from "./alarmsTestKit.ts"
@@ -34,6 +34,23 @@ describe("crashes and lost reports", () => {
     const outcome = step(init(), { kind: "scheduleAlarm", nowMs: 0, input: oneShot("a", 5), fault: { transaction: 1, phase: "setAlarmFails" } })
     expect(outcome.result).toEqual({ _tag: "Failure", error: { _tag: "StorageOperationError", reason: "setAlarmFailed" } })
     expect(outcome.state.rows).toEqual({})
+  })
+
+  it("a failing setAlarm is void when the transaction leaves the platform alarm as it was (R6 fixes the value, not the write)", () => {
+    const s0 = step(init(), schedule(0, oneShot("a", 5))).state
+    const outcome = step(s0, { kind: "scheduleAlarm", nowMs: 0, input: oneShot("b", 9), fault: { transaction: 1, phase: "setAlarmFails" } })
+    expect(outcome.faultVoided).toBe(true)
+    expect(outcome.result._tag).toBe("Success")
+    expect(outcome.state.platformAlarmMs).toBe(5)
+  })
+
+  it("a dispatch with both the configuration and the options invalid may report either (no rule orders them)", () => {
+    const state = init({ configuration: { unchangedAttemptBudget: 0 } })
+    const outcome = step(state, { kind: "processDueAlarms", nowMs: 0, options: { limit: 0 } })
+    expect(outcome.result).toMatchObject({ _tag: "Failure", error: { _tag: "InvalidScheduleConfigurationError" } })
+    expect(outcome.predictions.find((prediction) => prediction.observable === ALSO_ALLOWED_RESULT)?.expected).toMatchObject({ _tag: "Failure", error: { _tag: "InvalidProcessDueAlarmsOptionsError" } })
+    const optionsOnly = step(state, { kind: "processDueAlarms", nowMs: 0 })
+    expect(optionsOnly.predictions.some((prediction) => prediction.observable === ALSO_ALLOWED_RESULT)).toBe(false)
   })
 
   it("a refused commit rolls back rows and platform alarm, sends no park report, fails with StorageOperationError, and the next call sees the old state", () => {
