@@ -53,6 +53,8 @@ export class Run {
   race: AppliedRace | null = null
   /** A `statementFails` fault named a transaction whose body failed on its own (`voidsStorageFault`). */
   faultVoided = false
+  /** Passes take their free order reversed (`Operation.reversedOrder`): sweeps in descending key order, one instant's fires in reverse order of arming. */
+  reversedOrder = false
   fault: FaultedCommand["fault"]
   journalFault: number | undefined
   /** The process whose storage transactions and durable emits the command's faults strike (B's own sweeps; A otherwise). */
@@ -211,7 +213,8 @@ export class Run {
     this.reached.add("C12")
     const ours = !withFlow || flow === FLOW
     const before = new Set(Object.keys(this.state.deferreds).filter((key) => this.state.deferreds[key]!.consumedAtMs === null))
-    const pending = Object.keys(this.state.clocks).filter((key) => ours && this.state.clocks[key]!.completedAtMs === null).sort()
+    const ascending = Object.keys(this.state.clocks).filter((key) => ours && this.state.clocks[key]!.completedAtMs === null).sort()
+    const pending = this.reversedOrder ? ascending.reverse() : ascending
     for (const key of pending) {
       const clock = this.state.clocks[key]!
       this.transaction(process, (draft) =>

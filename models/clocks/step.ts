@@ -22,7 +22,7 @@ export const MAX_INSTANTS_PER_ADVANCE = 500
 const success = (value: Json): Json => ({ _tag: "Success", value })
 
 /** Executes `command` on `run`; returns the call's value. */
-const execute = (run: Run, command: Command): Json => {
+const execute = (run: Run, command: Command, effectRecordsInJournalTransactions: boolean): Json => {
   const now = run.state.nowMs
   switch (command.op) {
     case "scheduleClock": {
@@ -68,7 +68,7 @@ const execute = (run: Run, command: Command): Json => {
       restart(run, "A", true)
       return success(null)
     case "effect":
-      return effect(run, command.exec, command.attempt, command.fails)
+      return effect(run, command.exec, command.attempt, command.fails, effectRecordsInJournalTransactions)
     default:
       harnessCommand(run, command)
       return success(null)
@@ -114,7 +114,10 @@ const raced = (run: Run, batch: ReadonlyArray<TimerState>, race: FireRace, insta
   return [byProcess(first)]
 }
 
-/** Walks virtual time to `targetMs`, firing every live timer at its instant, in registration order. */
+/**
+ * Walks virtual time to `targetMs`, firing every live timer at its instant, in registration order
+ * (reversed when the operation says so: no rule orders the fires of one instant).
+ */
 const advance = (run: Run, targetMs: number, race: FireRace | undefined): void => {
   let pending = race
   for (let instants = 0; instants < MAX_INSTANTS_PER_ADVANCE; instants++) {
@@ -123,7 +126,7 @@ const advance = (run: Run, targetMs: number, race: FireRace | undefined): void =
     const instant = Math.max(run.state.nowMs, Math.min(...due.map((timer) => timer.atMs)))
     run.state.nowMs = instant
     run.fireInstantsMs.push(instant)
-    const batch = run.state.timers.filter((timer) => timer.atMs <= instant).sort((a, b) => a.seq - b.seq)
+    const batch = run.state.timers.filter((timer) => timer.atMs <= instant).sort((a, b) => run.reversedOrder ? b.seq - a.seq : a.seq - b.seq)
     const ordered = pending === undefined ? null : raced(run, batch, pending, instant, targetMs)
     if (ordered !== null) pending = undefined
     for (const timer of ordered ?? batch) run.fire(timer)
@@ -144,8 +147,11 @@ const restart = (run: Run, process: ProcessName, keepFaults = false): void => {
   run.sweep(process, true)
 }
 
-/** C13: intended before the effect, then succeeded or unknown. */
-const effect = (run: Run, exec: string, attempt: number, fails: boolean): Json => {
+/**
+ * C13: intended before the effect, then succeeded or unknown; each record in a transaction of the
+ * engine's, or in the journal's own when `journalOwn` (`Operation.effectRecordsInJournalTransactions`).
+ */
+const effect = (run: Run, exec: string, attempt: number, fails: boolean, journalOwn: boolean): Json => {
   run.reached.add("C13")
   const descriptor = effectDescriptor(exec, attempt)
   // The seed's wire contract (`EffectRecords.boundary`): the whole payload and meta are defined.
@@ -168,7 +174,7 @@ const effect = (run: Run, exec: string, attempt: number, fails: boolean): Json =
       }, null, {
         lineageId: descriptor.lineageId,
         timeTravel: { effectId: descriptor.id, kind: descriptor.kind, tier: descriptor.tier, status }
-      }))
+      }), journalOwn)
   record("intended")
   run.state.effectRuns++
   if (fails) {
@@ -253,10 +259,11 @@ const rulesOf = (command: FaultedCommand, run: Run, crashed: boolean, result: Js
 /** Steps the model. */
 export const step = (state: ModelState, operation: Operation): StepOutcome => {
   const run = new Run(state, operation.command, operation.atMs)
+  run.reversedOrder = operation.reversedOrder === true
   let result: Json
   let crashed = false
   try {
-    result = execute(run, operation.command)
+    result = execute(run, operation.command, operation.effectRecordsInJournalTransactions === true)
   } catch (error) {
     if (error instanceof Crash) {
       crashed = true

@@ -155,6 +155,18 @@ export type FaultedCommand = Command & { readonly fault?: TransactionFault; read
 export interface Operation {
   readonly command: FaultedCommand
   readonly atMs: number
+  /**
+   * An `effect` command's records each commit in the journal's own transaction (C13 fixes the records,
+   * not a transaction of the engine's around each; `alternatives.ts`): a refused write is then the
+   * journal's `unavailable`, and a failing emit starts no storage transaction. Absent: the engine's.
+   */
+  readonly effectRecordsInJournalTransactions?: boolean
+  /**
+   * The step's passes take their free order reversed (C12 and C9 fix none; `alternatives.ts`): a sweep
+   * takes its pending clocks in descending key order, and the timers due at one instant fire in reverse
+   * order of arming. Absent: ascending key order, and the order of arming.
+   */
+  readonly reversedOrder?: boolean
 }
 
 /** One `scheduleResume` call. */

@@ -11,11 +11,12 @@
 import { Effect, References, type Scope } from "effect"
 import { describeStorageFault, VOIDED_FAULT_WORDS, withoutStorageFault } from "../../harness/Faults.ts"
 import type { FaultAsStruck } from "../../harness/StruckFault.ts"
+import { firstConsistent } from "../../harness/Alternatives.ts"
 import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { clocksModel, type FaultedCommand, keyOf, type ModelState, type StepOutcome } from "../../models/clocks/index.ts"
+import { clocksModel, type FaultedCommand, keyOf, type ModelState, type Operation, operationAlternatives, type StepOutcome } from "../../models/clocks/index.ts"
 import { CLOCKS_SPAN_RULE, clocksAttributor } from "../../spec/clocks.ts"
 import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
@@ -84,7 +85,8 @@ const commandStep = (
 ) =>
   Effect.gen(function*() {
     const atMs = yield* nowMs
-    const raced = clocksModel.step(state.model, { command, atMs })
+    const before = state.model
+    const raced = clocksModel.step(before, { command, atMs })
     const resumesBefore = session.resumeLog().length
     const flushFailuresBefore = session.flushFailures()
     const failureLogsBefore = session.failureLogs()
@@ -92,22 +94,34 @@ const commandStep = (
     // A failed statement the model voids (the transaction fails on its own first) is not injected.
     const result = yield* session.call(raced.faultVoided ? withoutStorageFault(command) : command, index, raced.fireInstantsMs, raced.race)
     const race = session.lastRace()
-    // An implementation that never reached the race's hook points ran its fires unordered: compare with the model without the race.
-    const outcome = race === null || race.realized ? raced : clocksModel.step(state.model, { command: withoutRace(command), atMs })
-    state.model = outcome.state
     if (command.op === "rewind") state.memory.completions.delete(keyOf(command.exec, command.deferred))
     state.liveness.noteCall(command, result)
     const observed = yield* observeRows(environment.database.sql)
     state.liveness.noteCompletions(observed, resumesBefore)
     const resumes = session.resumeLog().slice(resumesBefore)
-    const checks = comparison === "model"
-      ? [
-        ...clocksChecks({ outcome, actualResult: result, resumes, observed, lossyRecords: session.lossyRecords(), effectRuns: session.effectRuns(), flushFailures: session.flushFailures() - flushFailuresBefore, failureLogs: session.failureLogs() - failureLogsBefore,
-          nonJsonRecordParts: session.nonJsonRecordParts().slice(nonJsonBefore) }),
-        // The journal's own answers, probed before the first command (`journalProbe.ts`).
-        ...(index === 0 ? state.journalProbe : [])
-      ]
-      : invariantChecks(observed, state.memory)
+    const checksOf = (outcome: StepOutcome): ReadonlyArray<Check> =>
+      comparison === "model"
+        ? [
+          ...clocksChecks({ outcome, actualResult: result, resumes, observed, lossyRecords: session.lossyRecords(), effectRuns: session.effectRuns(), flushFailures: session.flushFailures() - flushFailuresBefore, failureLogs: session.failureLogs() - failureLogsBefore,
+            nonJsonRecordParts: session.nonJsonRecordParts().slice(nonJsonBefore) }),
+          // The journal's own answers, probed before the first command (`journalProbe.ts`).
+          ...(index === 0 ? state.journalProbe : [])
+        ]
+        : invariantChecks(observed, state.memory)
+    // An implementation that never reached the race's hook points ran its fires unordered: compare with the model without the race.
+    const unraced = race !== null && !race.realized
+    const predict = (operation: Operation, alternative: number) => {
+      const outcome = alternative > 0
+        ? clocksModel.step(before, unraced ? { ...operation, command: withoutRace(operation.command) } : operation)
+        : unraced ? clocksModel.step(before, { command: withoutRace(command), atMs }) : raced
+      return { outcome, checks: checksOf(outcome) }
+    }
+    // Where the reference leaves a choice open, the step is judged by the first prediction the observation
+    // agrees with (`models/clocks/alternatives.ts`); the invariants do not depend on the model, and are checked once.
+    const alternatives = comparison === "model" ? operationAlternatives({ command, atMs }) : [{ command, atMs }]
+    const { outcome, checks } = firstConsistent(alternatives.map((operation, alternative) => ({ operation, alternative })),
+      ({ operation, alternative }) => predict(operation, alternative), (prediction) => prediction.checks)
+    state.model = outcome.state
     const spans = comparison === "model" ? spanCheck(command, session.lastSpans()) : undefined
     const fault = [faultWords(command, outcome.faultVoided, session.lastFault()), race === null ? undefined : raceWords(raced, race)].filter((words) => words !== undefined).join("; ") || undefined
     const executed: ExecutedStep = {

@@ -1,0 +1,57 @@
+/**
+ * The clocks model's alternatives (`models/clocks/alternatives.ts`): the choices the reference leaves
+ * open that the model predicts, the canonical (shipped) one first. Pure: no database, no Effect.
+ */
+import { describe, expect, it } from "vitest"
+import { clocksModel, type FaultedCommand, keyOf, type ModelState, type Operation, operationAlternatives } from "../../models/clocks/index.ts"
+
+const T0 = 1_000_000
+
+/** Steps `commands` from the initial state, one millisecond apart unless they advance. */
+const stepped = (commands: ReadonlyArray<FaultedCommand>): ModelState =>
+  commands.reduce((state, command) => clocksModel.step(state, { command, atMs: state.nowMs }).state, clocksModel.init(T0))
+
+const twoClocks = stepped([
+  { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+  { op: "scheduleClock", exec: "e1", clock: "t2", durationMs: 1_000 }
+])
+
+describe("the clocks model's alternatives", () => {
+  it("spells out the free choices of effects, advances, sweeps and restarts, the canonical one first", () => {
+    const at = (command: FaultedCommand): Operation => ({ command, atMs: T0 })
+    expect(operationAlternatives(at({ op: "effect", exec: "e1", attempt: 1, fails: false }))).toEqual([
+      at({ op: "effect", exec: "e1", attempt: 1, fails: false }),
+      { ...at({ op: "effect", exec: "e1", attempt: 1, fails: false }), effectRecordsInJournalTransactions: true }
+    ])
+    for (const command of [{ op: "advance", ms: 5 }, { op: "sweep", process: "A", withFlow: true }, { op: "restart" }] as const) {
+      expect(operationAlternatives(at(command))).toEqual([at(command), { ...at(command), reversedOrder: true }])
+    }
+    expect(operationAlternatives(at({ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 }))).toEqual([at({ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 })])
+  })
+
+  it("reversed, the fires of one instant go in reverse order of arming: a refused first fire strikes the other clock", () => {
+    const advance: FaultedCommand = { op: "advance", ms: 1_000, fault: { transaction: 1, phase: "commitRefused" } }
+    const completed = (reversedOrder: boolean) => {
+      const { state } = clocksModel.step(twoClocks, { command: advance, atMs: twoClocks.nowMs, reversedOrder })
+      return ["t1", "t2"].filter((clock) => state.clocks[keyOf("e1", clock)]!.completedAtMs !== null)
+    }
+    expect(completed(false)).toEqual(["t2"])
+    expect(completed(true)).toEqual(["t1"])
+  })
+
+  it("reversed, a sweep re-announces its pending clocks in descending key order: a refused second re-announcement leaves the other clock unarmed", () => {
+    const restart: FaultedCommand = { op: "restart", fault: { transaction: 2, phase: "commitRefused" } }
+    const armed = (reversedOrder: boolean) =>
+      clocksModel.step(twoClocks, { command: restart, atMs: twoClocks.nowMs, reversedOrder }).state.timers.map((timer) => timer.key)
+    expect(armed(false)).toEqual([keyOf("e1", "t1")])
+    expect(armed(true)).toEqual([keyOf("e1", "t2")])
+  })
+
+  it("in the journal's own transactions, a refused effect record is the journal's unavailable, not a storage error", () => {
+    const effect: FaultedCommand = { op: "effect", exec: "e1", attempt: 1, fails: false, fault: { transaction: 1, phase: "commitRefused" } }
+    const result = (effectRecordsInJournalTransactions: boolean) =>
+      clocksModel.step(twoClocks, { command: effect, atMs: twoClocks.nowMs, effectRecordsInJournalTransactions }).result
+    expect(result(false)).toEqual({ _tag: "Failure", error: "SqlError" })
+    expect(result(true)).toEqual({ _tag: "Failure", error: "JournalError:unavailable" })
+  })
+})
