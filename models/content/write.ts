@@ -91,14 +91,28 @@ export const grant = (state: ContentModelState, op: Extract<ContentOperation, { 
  */
 export const TAMPERED_REFUSAL = "malformed|invalid"
 
+/**
+ * The refusal reason of a grant the store signed that is both bound to other content (`invalid`) and
+ * expired at or before `now + S` (`expired`): K5 names both reasons and fixes no priority between
+ * them, so the harness compares either as this one.
+ */
+export const MISMATCHED_EXPIRED_REFUSAL = "invalid|expired"
+
+/** The reasons a refusal stands for: one, or each of an alternative (`TAMPERED_REFUSAL`, `MISMATCHED_EXPIRED_REFUSAL`). */
+export const refusalReasons = (reason: string): ReadonlyArray<string> => reason.split("|")
+
 /** K4/K5: why a grant is refused for `bound` at `atMs`, or its expiry. */
 export const verdictOf = (state: ContentModelState, grantFacts: GrantFacts, bound: { readonly tenant: string; readonly hash: string; readonly size: number }, atMs: number):
-  { readonly ok: true; readonly expiresAt: number } | { readonly ok: false; readonly reason: "malformed" | "invalid" | "expired" | typeof TAMPERED_REFUSAL } => {
+  | { readonly ok: true; readonly expiresAt: number }
+  | { readonly ok: false; readonly reason: "malformed" | "invalid" | "expired" | typeof TAMPERED_REFUSAL | typeof MISMATCHED_EXPIRED_REFUSAL } => {
   if (grantFacts.kind === "malformed") return { ok: false, reason: "malformed" }
   if (grantFacts.kind === "tampered") return { ok: false, reason: TAMPERED_REFUSAL }
   if (grantFacts.kind === "forged") return { ok: false, reason: "invalid" }
-  if (grantFacts.tenant !== bound.tenant || grantFacts.hash !== bound.hash || grantFacts.size !== bound.size) return { ok: false, reason: "invalid" }
-  if (grantFacts.expiresAt <= atMs + state.config.skewMs) return { ok: false, reason: "expired" }
+  const expired = grantFacts.expiresAt <= atMs + state.config.skewMs
+  if (grantFacts.tenant !== bound.tenant || grantFacts.hash !== bound.hash || grantFacts.size !== bound.size) {
+    return { ok: false, reason: expired ? MISMATCHED_EXPIRED_REFUSAL : "invalid" }
+  }
+  if (expired) return { ok: false, reason: "expired" }
   return { ok: true, expiresAt: grantFacts.expiresAt }
 }
 

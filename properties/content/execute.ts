@@ -11,7 +11,7 @@ import { type Check, type ExecutedStep, resultJson, runModelBased, toJson } from
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { contentModel, type ContentModelState, type ContentOperation, contentSituations, earliestDeletionMs, sweepAlternatives, TAMPERED_REFUSAL } from "../../models/content/index.ts"
+import { contentModel, type ContentModelState, type ContentOperation, contentSituations, earliestDeletionMs, refusalReasons, sweepAlternatives, verdictOf } from "../../models/content/index.ts"
 import { firstConsistent } from "../../harness/Alternatives.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
@@ -43,20 +43,21 @@ export interface RunState {
   readonly hashes: ReadonlyArray<string>
 }
 
-/** The refusal reasons a tampered grant may get, as `errorTag` names them for attach and for verify. */
-const TAMPERED_REASONS: ReadonlyArray<string> = ["malformed", "invalid"]
-
 /**
- * A result refusing a tampered grant as `malformed` or `invalid`, named as the model names both
- * (`TAMPERED_REFUSAL`): which of the two depends on the store's grant encoding, which no rule fixes.
+ * A result refusing a grant for one of the reasons the model allows it (`TAMPERED_REFUSAL`: a tampered
+ * grant is `malformed` or `invalid`, as the store's encoding decides; `MISMATCHED_EXPIRED_REFUSAL`: a
+ * grant both bound to other content and expired is `invalid` or `expired`, K5 fixing no priority),
+ * named as the model names the alternative. Any other result is returned as it is.
  */
-const asTamperedRefusal = (operation: ContentOperation, actual: Json): Json => {
-  if ((operation.kind !== "attach" && operation.kind !== "verify") || operation.grant.kind !== "tampered") return actual
+const asAllowedRefusal = (state: ContentModelState, operation: ContentOperation, actual: Json): Json => {
+  if (operation.kind !== "attach" && operation.kind !== "verify") return actual
+  const verdict = verdictOf(state, operation.grant, operation, operation.atMs)
+  if (verdict.ok || refusalReasons(verdict.reason).length < 2) return actual
   const record = actual as { readonly _tag?: Json; readonly error?: Json } | null
   if (record === null || record._tag !== "Failure" || typeof record.error !== "string") return actual
   const prefix = operation.kind === "attach" ? "InvalidContentRef:" : ""
   const reason = record.error.startsWith(prefix) ? record.error.slice(prefix.length) : undefined
-  return reason !== undefined && TAMPERED_REASONS.includes(reason) ? { ...record, error: `${prefix}${TAMPERED_REFUSAL}` } : actual
+  return reason !== undefined && refusalReasons(verdict.reason).includes(reason) ? { ...record, error: `${prefix}${verdict.reason}` } : actual
 }
 
 /** Where an `advanceNear` command moves the clock, or null when its target is not in the future. */
@@ -111,7 +112,7 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
     const reached = withReachedFault(resolved.operation, called.reached)
     const before = run.model
     const observed = yield* observeStorage(database.sql, MODEL_CONFIG.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
-    const actual = asTamperedRefusal(reached, resultJson(
+    const actual = asAllowedRefusal(before, reached, resultJson(
       called.outcome._tag === "Completed" ? { _tag: "Completed", exit: Exit.map(called.outcome.exit, (value) => value.json) } : called.outcome,
       errorTag
     ))

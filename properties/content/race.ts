@@ -164,7 +164,8 @@ const deleteHoldsLock = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore
   Effect.gen(function*() {
     const scanned = yield* startPaused(hooks, "sweep", "content.afterReferenceScan", sweeper.sweep(force))
     const deleting = yield* releaseTo(hooks, scanned, "content.afterDelete")
-    if (!deleting.paused) return { sweep: yield* finish(hooks, deleting), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false, blocked: false } satisfies RaceRun
+    // No hook point held the delete open (a store without them): one after the other, no lock evidence to judge.
+    if (!deleting.paused) return { sweep: yield* finish(hooks, deleting), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
     const racing: StartedOperation<Json, unknown> = { label: "racer", fiber: yield* Effect.forkChild(racer.call(racerStore)), paused: false }
     const blocked = yield* awaitBlocked(observer, pids.racer, pids.sweeper, fiberDone(racing))
     const sweepExit = yield* finish(hooks, deleting)
@@ -175,13 +176,14 @@ const deleteHoldsLock = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore
 const raiseHoldsLock = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, pids: Pids, observer: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     const scanned = yield* startPaused(hooks, "sweep", "content.afterReferenceScan", sweeper.sweep(force))
-    if (!scanned.paused) return { sweep: yield* finish(hooks, scanned), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false, blocked: false } satisfies RaceRun
+    if (!scanned.paused) return { sweep: yield* finish(hooks, scanned), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
     const started = yield* startPaused(hooks, "racer", racer.startHook, racer.call(racerStore))
     const holding = yield* releaseTo(hooks, started, racer.lockHook)
     const deleting = yield* releaseTo(hooks, scanned, undefined)
-    const blocked = holding.paused ? yield* awaitBlocked(observer, pids.sweeper, pids.racer, fiberDone(deleting)) : false
+    // Lock evidence only when a hook point held the raise's transaction open; otherwise there is none to judge.
+    const blocked = holding.paused ? { blocked: yield* awaitBlocked(observer, pids.sweeper, pids.racer, fiberDone(deleting)) } : {}
     const racerExit = yield* finish(hooks, holding)
-    return { racer: racerExit, sweep: yield* Fiber.await(deleting.fiber), betweenScanAndDelete: true, blocked } satisfies RaceRun
+    return { racer: racerExit, sweep: yield* Fiber.await(deleting.fiber), betweenScanAndDelete: true, ...blocked } satisfies RaceRun
   })
 
 interface Pids {

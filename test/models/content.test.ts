@@ -10,7 +10,9 @@ import {
   type ContentOperation,
   DEFAULT_MODEL_CONFIG,
   earliestDeletionMs,
-  type GrantFacts
+  type GrantFacts,
+  MISMATCHED_EXPIRED_REFUSAL,
+  refusalReasons
 } from "../../models/content/index.ts"
 
 const L = DEFAULT_MODEL_CONFIG.grantLifetimeMs
@@ -70,6 +72,21 @@ describe("content model", () => {
     ])
     // Attach checks the grant only: no content row is needed.
     expect(Object.keys(state.refs)).toEqual(["t1/alice/file/a"])
+  })
+
+  it("a grant both for other content and expired may be refused as invalid or expired: K5 fixes no priority", () => {
+    const place = { tenant: "t1", actor: "alice", blob: "file", name: "a" }
+    const { results } = run([
+      { kind: "attach", ...place, hash: HASH_A, size: 3, grant: signed("t2", HASH_A, 3, L), atMs: L - S },
+      { kind: "verify", tenant: "t1", hash: HASH_A, size: 3, grant: signed("t1", HASH_A, 4, L), atMs: L },
+      { kind: "verify", tenant: "t1", hash: HASH_A, size: 3, grant: { kind: "forged", tenant: "t1", hash: HASH_A, size: 3, expiresAt: L }, atMs: L }
+    ])
+    expect(results).toEqual([
+      { _tag: "Failure", error: `InvalidContentRef:${MISMATCHED_EXPIRED_REFUSAL}` },
+      { _tag: "Failure", error: MISMATCHED_EXPIRED_REFUSAL },
+      { _tag: "Failure", error: "invalid" }
+    ])
+    expect(refusalReasons(MISMATCHED_EXPIRED_REFUSAL)).toEqual(["invalid", "expired"])
   })
 
   it("unreferenced content goes at the first forced sweep after granted_until + G + T + S, not before", () => {
