@@ -129,6 +129,17 @@ export const resolveCommand = (state: PoolModelState, command: PoolCommand): Poo
   }
 }
 
+/**
+ * The operations P1 and P6 allow for `operation`: a notify with a long channel is rejected before
+ * admission (canonical, as shipped) or once its checkout is granted (P1: every notify first takes an
+ * admission slot; P6 fixes only that nothing naming the channel is sent). A step is judged by the
+ * first the implementation agrees with (`harness/Alternatives.ts`).
+ */
+export const channelCheckAlternatives = (operation: PoolOperation): ReadonlyArray<PoolOperation> =>
+  operation.op === "start" && operation.spec.kind === "notify" && operation.spec.longChannel
+    ? [operation, { op: "start", spec: { ...operation.spec, channelCheckedAtGrant: true } }]
+    : [operation]
+
 /** The closing leak probe: interrupt everything alive, then `maxConnections` fresh acquires must all hold. */
 export const probeOperation = (state: PoolModelState): PoolOperation => ({
   op: "probe",

@@ -76,7 +76,7 @@ const describeOperation = (operation: PoolOperation): string => {
   switch (operation.op) {
     case "start": {
       const spec = operation.spec
-      const flags = [spec.retry ? "retried" : "", spec.failing ? "failing" : "", spec.longChannel ? "long channel" : "", spec.inside ? `inside ${spec.inside}` : ""]
+      const flags = [spec.retry ? "retried" : "", spec.failing ? "failing" : "", spec.longChannel ? "long channel" : "", spec.inside ? `inside ${spec.inside}` : "", spec.channelCheckedAtGrant === true ? "channel checked once granted" : ""]
       return `start ${spec.kind} ${spec.id}${flags.filter((flag) => flag !== "").map((flag) => ` (${flag})`).join("")}`
     }
     case "interruptStatement":

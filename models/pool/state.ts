@@ -29,6 +29,12 @@ export interface OpSpec {
   readonly longChannel: boolean
   /** borrow or notify called inside this holding transaction, or null. */
   readonly inside: string | null
+  /**
+   * notify with a long channel: rejected only once its checkout is granted (P1 has every notify take
+   * admission first; P6 fixes only that nothing naming the channel is sent). Absent: rejected before
+   * admission. Set only by `channelCheckAlternatives`.
+   */
+  readonly channelCheckedAtGrant?: true
 }
 
 /** What a caller sees of a checkout. */

@@ -43,13 +43,15 @@ export const holdsUntilReleased = (spec: OpSpec): boolean => spec.kind === "acqu
 /** A checkout got its gate slot: it sends its statement and holds, or finishes and frees the slot. */
 const grant = (draft: Draft, id: string, grantedBy: ModelOp["grantedBy"]): void => {
   const spec = draft.ops[id]!.spec
-  const statements = spec.kind === "listen" ? 0 : 1
+  // A long channel checked at the grant: rejected now, before anything is sent (P6).
+  const rejected = spec.kind === "notify" && spec.longChannel
+  const statements = spec.kind === "listen" || rejected ? 0 : 1
   update(draft, id, { grantedBy, statements: draft.ops[id]!.statements + statements, status: "holding" })
   draft.holders.push(id)
   draft.grantedThisStep.push(id)
   if (!holdsUntilReleased(spec)) {
-    update(draft, id, spec.failing ? { status: "failed", failure: "error" } : { status: "succeeded" })
-    if (spec.kind === "notify") deliver(draft, id)
+    update(draft, id, spec.failing || rejected ? { status: "failed", failure: "error" } : { status: "succeeded" })
+    if (spec.kind === "notify" && !rejected) deliver(draft, id)
     freeSlot(draft, id, "handover")
   }
 }
@@ -136,7 +138,7 @@ export const start = (draft: Draft, spec: OpSpec): void => {
     received: []
   }
   draft.order.push(spec.id)
-  if (spec.kind === "notify" && spec.longChannel) {
+  if (spec.kind === "notify" && spec.longChannel && spec.channelCheckedAtGrant !== true) {
     update(draft, spec.id, { status: "failed", failure: "error" })
     return
   }

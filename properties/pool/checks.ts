@@ -29,6 +29,37 @@ export const statementsByOwner = (statements: ReadonlyArray<WireStatement>): Rea
   return counts
 }
 
+/** Whether `statement` sends a notification (`pg_notify(...)` or a `NOTIFY` statement). */
+export const isNotifyStatement = (statement: WireStatement): boolean => /pg_notify/i.test(statement.text) || /^\s*NOTIFY\b/i.test(statement.text)
+
+/**
+ * The statements of the transaction `statement` ran in, on its session: from the statement sent while
+ * the session was idle that opened it (its BEGIN) to the last one before the session was idle again;
+ * just `statement` when it ran outside a transaction.
+ */
+export const transactionOf = (statements: ReadonlyArray<WireStatement>, statement: WireStatement): ReadonlyArray<WireStatement> => {
+  if (statement.transactionStatus === "I") return [statement]
+  const session = statements.filter((other) => other.session === statement.session)
+  const at = session.findIndex((other) => other.seq === statement.seq)
+  let first = at
+  while (first > 0 && session[first]!.transactionStatus !== "I") first -= 1
+  let last = at
+  while (last + 1 < session.length && session[last + 1]!.transactionStatus !== "I") last += 1
+  return session.slice(first, last + 1)
+}
+
+/**
+ * Whether `statement` ran inside a transaction in which another checkout sent a statement (the
+ * caller's transaction, P6): a transaction of the statement's own checkout is not the caller's.
+ */
+export const inAnotherCheckoutsTransaction = (statements: ReadonlyArray<WireStatement>, statement: WireStatement): boolean => {
+  const owner = statementOwner(statement)
+  return transactionOf(statements, statement).some((other) => {
+    const otherOwner = statementOwner(other)
+    return otherOwner !== null && otherOwner !== owner
+  })
+}
+
 const REASONS: Readonly<Record<string, string>> = {
   I1: "the checkout past maxConnections + 64 is refused at once, never queued",
   I3: "the gate grants slots first come, first served, and hands a freed slot to the oldest waiter",
@@ -147,10 +178,10 @@ export const poolChecks = (
       why: `${reasonOf(rules)}; a granted checkout sends its statement once`
     })
   }
-  const notifiesInTransactions = statements.filter((statement) => /pg_notify/i.test(statement.text) && statement.transactionStatus !== "I")
+  const notifiesInTransactions = statements.filter((statement) => isNotifyStatement(statement) && inAnotherCheckoutsTransaction(statements, statement))
     .map((statement) => statementOwner(statement))
   checks.push({
-    observable: "notify statements sent inside a transaction",
+    observable: "notify statements sent inside another checkout's transaction",
     expected: [],
     actual: notifiesInTransactions,
     rules: ["P6"],

@@ -4,19 +4,22 @@
  * pool model through the generic model-based loop (`harness/ModelBased.ts`). After each command the
  * harness waits until the system is quiet (no statement awaiting its answer, fibers still), then
  * compares every checkout's status, its statements on the wire, notify's session and the session
- * count. A closing probe interrupts everything alive and checks that every slot came back. The
+ * count, against the first prediction it agrees with where the rules allow more than one
+ * (`channelCheckAlternatives`). A closing probe interrupts everything alive and checks that every slot came back. The
  * scenario's surface probes (`surface.ts`) run first, each as a step of its own, and the model starts
  * after them.
  */
 import { Effect, Fiber, type Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
-import { type ExecutedStep, type ModelBasedSubject, runModelBased, toJson } from "../../harness/ModelBased.ts"
+import { firstConsistent } from "../../harness/Alternatives.ts"
+import { type Check, type ExecutedStep, type ModelBasedSubject, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import type { PostgresWireTap } from "../../harness/PostgresWireTap.ts"
 import { awaitCondition, awaitQuiet } from "../../harness/Quiescence.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import {
+  channelCheckAlternatives,
   observableOps,
   plainAcquire,
   plainBorrow,
@@ -121,6 +124,24 @@ const perform = (driver: PoolDriver, operation: PoolOperation, before: PoolModel
     }
   })
 
+/** One allowed prediction of a step: the operation the model took, the state after it, its checks. */
+interface Prediction {
+  readonly operation: PoolOperation
+  readonly state: PoolModelState
+  readonly checks: ReadonlyArray<Check>
+}
+
+/**
+ * The prediction of a step the implementation agrees with: each operation the rules allow for
+ * `operation` (`channelCheckAlternatives`, the canonical one first, whose state is `canonical`) is
+ * stepped from `before` and checked by `observe`; the first whose checks all pass, else the canonical.
+ */
+const judged = (before: PoolModelState, operation: PoolOperation, canonical: PoolModelState, observe: (state: PoolModelState) => ReadonlyArray<Check>): Prediction =>
+  firstConsistent(channelCheckAlternatives(operation), (alternative) => {
+    const state = alternative === operation ? canonical : poolModel.step(before, alternative).state
+    return { operation: alternative, state, checks: observe(state) }
+  }, (prediction) => prediction.checks)
+
 /** Whether every listener's queue delivered at least the notifications the model says it must have. */
 const listenersCaughtUp = (state: PoolModelState, driver: PoolDriver): boolean =>
   state.order.every((id) => {
@@ -174,13 +195,16 @@ export const executePool = (implementation: PoolImplementation) =>
           return { record: { operation: `${command.op} (nothing to act on)`, args: toJson(command), virtualTimeMs: atMs, implementation: null, model: null }, checks: [], covered: [], described: command.op }
         }
         const before = model
-        model = poolModel.step(model, operation).state
+        const canonical = poolModel.step(before, operation).state
         yield* perform(driver, operation, before, quiet, tap)
         yield* quiet
         // Notifications reach listeners' sessions on their own sockets: wait (bounded) for the ones the
         // model says were sent; a listener still short after the bound is a divergence, not a harness error.
-        yield* awaitCondition(() => listenersCaughtUp(model, driver))
+        yield* awaitCondition(() => listenersCaughtUp(canonical, driver))
         const statements = tap.statements()
+        const sessions = tap.openSessions()
+        const chosen = judged(before, operation, canonical, (state) => poolChecks(state, driver.seen, statements, sessions))
+        model = chosen.state
         const counts = statementsByOwner(statements)
         const seenView = Object.fromEntries(model.order.map((id) => {
           const seen = driver.seen(id)
@@ -188,15 +212,15 @@ export const executePool = (implementation: PoolImplementation) =>
         }))
         const executed: ExecutedStep = {
           record: {
-            operation: operation.op,
-            args: toJson(operation),
+            operation: chosen.operation.op,
+            args: toJson(chosen.operation),
             virtualTimeMs: atMs,
             implementation: compact(seenView),
             model: compact(modelView(model))
           },
-          checks: poolChecks(model, driver.seen, statements, tap.openSessions()),
-          covered: coveredBy(before, model, operation),
-          described: poolModel.describeOperation(operation)
+          checks: chosen.checks,
+          covered: coveredBy(before, model, chosen.operation),
+          described: poolModel.describeOperation(chosen.operation)
         }
         return executed
       })

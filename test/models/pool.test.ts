@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest"
 import {
+  channelCheckAlternatives,
   observableOps,
   plainAcquire,
   type OpSpec,
@@ -89,6 +90,25 @@ describe("pool model", () => {
     const state = run(1, [{ op: "start", spec: spec("o1", "notify", { longChannel: true }) }])
     expect(observableOps(state).o1).toEqual({ status: "failed", failure: "error", statements: 0 })
     expect(state.holders).toEqual([])
+  })
+
+  it("offers, for a notify on a long channel, the check once granted as a second prediction: it waits for the gate, then fails with nothing sent", () => {
+    const notify: PoolOperation = { op: "start", spec: spec("o2", "notify", { longChannel: true }) }
+    const [canonical, atGrant, ...rest] = channelCheckAlternatives(notify)
+    expect(canonical).toBe(notify)
+    expect(rest).toEqual([])
+    expect(channelCheckAlternatives({ op: "start", spec: spec("o2", "notify") })).toHaveLength(1)
+    const waiting = run(1, [{ op: "start", spec: spec("o1", "acquire") }, atGrant!])
+    expect(statusOf(waiting)).toEqual({ o1: "holding", o2: "pending" })
+    expect(waiting.waiters).toEqual(["o2"])
+    const released = run(2, [{ op: "start", spec: spec("o1", "acquire") }, { op: "start", spec: spec("l1", "listen") }, atGrant!, { op: "start", spec: spec("o3", "acquire") }, { op: "release", id: "o1", reborrow: null }])
+    expect(observableOps(released).o2).toEqual({ status: "failed", failure: "error", statements: 0 })
+    expect(released.ops.l1!.received).toEqual([])
+    expect(statusOf(released).o3).toBe("holding")
+    expect(released.holders).toEqual(["l1", "o3"])
+    const free = run(1, [atGrant!])
+    expect(observableOps(free).o2).toEqual({ status: "failed", failure: "error", statements: 0 })
+    expect(free.holders).toEqual([])
   })
 
   it("retries refusals after 10, 20, 40, 80, 160, 250, 250 ms", () => {

@@ -9,7 +9,7 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { WireStatement } from "../../harness/PostgresWireTap.ts"
 import { executeScenario, runProperty } from "../../harness/Runner.ts"
-import { statementOwner } from "../../properties/pool/checks.ts"
+import { inAnotherCheckoutsTransaction, isNotifyStatement, statementOwner, transactionOf } from "../../properties/pool/checks.ts"
 import { poolSuite } from "../../properties/pool/index.ts"
 import { makeFifoGate } from "../../subjects/pool/gate.ts"
 import { makePoolImplementation } from "../../subjects/pool/make.ts"
@@ -76,5 +76,23 @@ describe("wire statement attribution", () => {
     expect(statementOwner(statement("UNLISTEN \"pool-op-o4\""))).toBeNull()
     expect(statementOwner(statement("COMMIT"))).toBeNull()
     expect(statementOwner(statement("SELECT $1", [null]))).toBeNull()
+  })
+
+  it("finds a notify inside another checkout's transaction, not in a transaction of its own", () => {
+    const sent = (seq: number, session: number, text: string, transactionStatus: WireStatement["transactionStatus"], params: ReadonlyArray<string> = []): WireStatement =>
+      ({ seq, session, text, params, transactionStatus })
+    const statements = [
+      sent(0, 1, "BEGIN", "I"),
+      sent(1, 1, "SELECT 'pool-op-o1' AS op", "T"),
+      sent(2, 2, "BEGIN", "I"),
+      sent(3, 2, "SELECT pg_notify($1, $2)", "T", ["pool-listen", "pool-op-o3"]),
+      sent(4, 1, "SELECT pg_notify($1, $2)", "T", ["pool-listen", "pool-op-o2"]),
+      sent(5, 2, "COMMIT", "T"),
+      sent(6, 1, "COMMIT", "T"),
+      sent(7, 1, "NOTIFY \"pool-listen\", 'pool-op-o4'", "I")
+    ]
+    expect(statements.filter(isNotifyStatement).map((statement) => statementOwner(statement))).toEqual(["o3", "o2", "o4"])
+    expect(transactionOf(statements, statements[3]!).map((statement) => statement.seq)).toEqual([2, 3, 5])
+    expect(statements.filter((statement) => isNotifyStatement(statement) && inAnotherCheckoutsTransaction(statements, statement)).map((statement) => statementOwner(statement))).toEqual(["o2"])
   })
 })
