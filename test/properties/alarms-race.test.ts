@@ -13,9 +13,8 @@ import type { Json } from "../../harness/Property.ts"
 import { executeScenario, runProperty } from "../../harness/Runner.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import type { RaceScenario } from "../../properties/alarms/raceScenario.ts"
-import type { AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
-import { shippedAlarms } from "../../subjects/alarms/index.ts"
-import { HookPoints } from "../../harness/HookPoints.ts"
+import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
+import { withoutHookPoints } from "../subjects/alarmsVariants.ts"
 import { catchKnownBad } from "../../harness/knownBad.ts"
 import { knownBadAlarms } from "../known-bad/alarms/index.ts"
 import { usePostgresAdapter } from "../support/nodeAdapters.ts"
@@ -39,28 +38,12 @@ describe("alarms/race on sqlite", () => {
   }, 120_000)
 })
 
-/** The shipped scheduler with every hook point silenced (hook points are optional refinements). */
-const silenced: AlarmsImplementation = {
-  name: "alarms-silenced",
-  make: (deps) => Effect.map(shippedAlarms.make(deps), (scheduler): AlarmScheduler => {
-    const quiet = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, HookPoints, { at: () => Effect.void })
-    return {
-      scheduleAlarm: (input) => quiet(scheduler.scheduleAlarm(input)),
-      scheduleAlarmEarlier: (input) => quiet(scheduler.scheduleAlarmEarlier(input)),
-      cancelAlarm: (input) => quiet(scheduler.cancelAlarm(input)),
-      getAlarmStatus: (input) => quiet(scheduler.getAlarmStatus(input)),
-      transaction: (closure) => quiet(scheduler.transaction(closure)),
-      processDueAlarms: (handle, options) => quiet(scheduler.processDueAlarms(handle, options))
-    }
-  })
-}
-
 describe("alarms/race without hook points", () => {
   it("a scheduler without hook points passes: the racer then runs before or after the batch", async () => {
     const adapter = makeSqliteAdapter()
     const scenarios = fc.sample(raceOf().scenario(adapter.capabilities), { numRuns: 40, seed: 12 }) as ReadonlyArray<RaceScenario>
     for (const scenario of scenarios) {
-      const trace = await Effect.runPromise(executeScenario(raceOf(silenced), adapter, scenario as unknown as Json))
+      const trace = await Effect.runPromise(executeScenario(raceOf(withoutHookPoints), adapter, scenario as unknown as Json))
       expect(trace.divergence, `${JSON.stringify(scenario)}: ${trace.divergence?.explanation}`).toBeNull()
       const race = trace.steps.find((step) => step.operation === "race")!
       expect(["before", "after"]).toContain((race.implementation as { readonly ranAt: Json }).ranAt)

@@ -7,23 +7,13 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
-import { HookPoints } from "../../harness/HookPoints.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario } from "../../harness/Runner.ts"
 import type { StepSchedule } from "../../harness/StepSchedule.ts"
 import { contentSuite } from "../../properties/content/index.ts"
 import type { Command, ContentScenario } from "../../properties/content/scenario.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
-import { shippedContent } from "../../subjects/content/index.ts"
-
-/** The shipped store with every hook point silenced (each operation is then one step). */
-const silenced: ContentImplementation = {
-  name: "content-silenced",
-  make: (options) => Effect.map(shippedContent.make(options), (store) => {
-    const quiet = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, HookPoints, { at: () => Effect.void })
-    return { ...store, uploadBytes: (...a) => quiet(store.uploadBytes(...a)), grant: (...a) => quiet(store.grant(...a)), attach: (...a) => quiet(store.attach(...a)), detach: (...a) => quiet(store.detach(...a)), sweep: (...a) => quiet(store.sweep(...a)) }
-  })
-}
+import { contentWithoutHookPoints } from "../allowed/content/variants.ts"
 
 /** PCT schedules placing the racer's writes before the sweep, between its scan and delete, after it. */
 const PLACEMENTS: ReadonlyArray<readonly [string, StepSchedule]> = [
@@ -45,7 +35,7 @@ describe("scheduled content races on sqlite", () => {
     const orders = new Set<string>()
     for (const scenario of scenarios) {
       for (const [placement, schedule] of PLACEMENTS) {
-        for (const implementation of [undefined, silenced]) {
+        for (const implementation of [undefined, contentWithoutHookPoints.implementation]) {
           const trace = await Effect.runPromise(executeScenario(racesOf(implementation), adapter, withSchedule(scenario, schedule) as unknown as Json))
           expect(trace.divergence, `${placement}, ${implementation?.name ?? "shipped"}: ${trace.divergence?.explanation}`).toBeNull()
           const race = trace.steps.find((step) => step.operation === "race")!

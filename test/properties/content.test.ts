@@ -13,30 +13,7 @@ import { runConformance } from "../../harness/Conformance.ts"
 import { executeScenario } from "../../harness/Runner.ts"
 import { contentSuite } from "../../properties/content/index.ts"
 import thirdParty from "../../examples/third-party-content/index.ts"
-import { HookPoints } from "../../harness/HookPoints.ts"
-import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
-import { shippedContent } from "../../subjects/content/index.ts"
-import { Stream } from "effect"
-
-/** The shipped store with its hook points silenced: what a store without hook points looks like to the harness. */
-const withoutHookPoints: ContentImplementation = {
-  name: "content-without-hook-points",
-  make: (options) =>
-    Effect.map(shippedContent.make(options), (store): ContentStore => {
-      const quiet = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provideService(effect, HookPoints, { at: () => Effect.void })
-      return {
-        uploadBytes: (...args) => quiet(store.uploadBytes(...args)),
-        uploadStream: (...args) => quiet(store.uploadStream(...args)),
-        grant: (...args) => quiet(store.grant(...args)),
-        attach: (...args) => quiet(store.attach(...args)),
-        detach: (...args) => quiet(store.detach(...args)),
-        read: (...args) => quiet(store.read(...args)),
-        stream: (...args) => Stream.provideService(store.stream(...args), HookPoints, { at: () => Effect.void }),
-        sweep: (...args) => quiet(store.sweep(...args)),
-        verify: store.verify
-      }
-    })
-}
+import { contentWithoutHookPoints } from "../allowed/content/variants.ts"
 
 describe("content suite on sqlite", () => {
   it("passes every applicable requirement at the gate's budget, none unknown", async () => {
@@ -60,7 +37,7 @@ describe("content suite on sqlite", () => {
   }, 60_000)
 
   it("a store without hook points passes the race property (the racer runs before or after the whole sweep)", async () => {
-    const suite = contentSuite(withoutHookPoints)
+    const suite = contentSuite(contentWithoutHookPoints.implementation)
     const races = { ...suite, properties: suite.properties.filter((property) => property.id === "content/races") }
     const report = await Effect.runPromise(runConformance({ kind: "run", adapters: [sqliteAdapter], suites: [races], runs: 30, seed: DEFAULT_SEED, suiteHash: "unhashed" }))
     const [run] = report.adapters[0]!.properties

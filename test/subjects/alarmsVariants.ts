@@ -11,11 +11,9 @@
  * Not a test file itself.
  */
 import { Cause, Effect } from "effect"
-import { HookPoints } from "../../harness/HookPoints.ts"
+import { withoutHookPoints as hookless } from "../support/withoutHookPoints.ts"
 import type { AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
-
-const NO_HOOKS = { at: () => Effect.void }
 
 /** Wraps every method of a scheduler with `around`. */
 const wrapScheduler = (scheduler: AlarmScheduler, around: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>): AlarmScheduler => ({
@@ -31,10 +29,7 @@ const wrapScheduler = (scheduler: AlarmScheduler, around: <A, E, R>(effect: Effe
 export const withoutHookPoints: AlarmsImplementation = {
   name: "shipped-without-hook-points",
   make: (deps) =>
-    Effect.map(
-      Effect.provideService(shippedAlarms.make(deps), HookPoints, NO_HOOKS),
-      (scheduler) => wrapScheduler(scheduler, (effect) => Effect.provideService(effect, HookPoints, NO_HOOKS))
-    )
+    Effect.map(hookless(shippedAlarms.make(deps)), (scheduler) => wrapScheduler(scheduler, hookless))
 }
 
 /** The shipped scheduler whose handler and `onFailure` turn every cause into an ordinary failure. */
