@@ -6,6 +6,7 @@
 import type { Json } from "../../harness/Property.ts"
 import type { ConfigurationLayers, ScheduleConfigurationInput } from "./configuration.ts"
 import { storageIdOf } from "./storageId.ts"
+import { compareCodeUnits } from "../../harness/CodeUnitOrder.ts"
 
 /** Rules and a sentence saying which rule decided a value (attribution for explanations). */
 export interface Provenance {
@@ -144,7 +145,7 @@ export const readRow = (rows: Readonly<Record<string, ScheduledRow>>, storageId:
 }
 
 /** Compares storage ids as SQLite's BINARY collation does (ids are ASCII after URI encoding). */
-export const compareStorageIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+export const compareStorageIds = compareCodeUnits
 
 /** Orders rows by effective wake, then storage id (R6, R21). */
 export const byWakeThenStorageId = (a: RowView | ScheduledRow, b: RowView | ScheduledRow): number =>

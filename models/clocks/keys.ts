@@ -3,6 +3,7 @@
  * engine writes, recomputed here so the model imports nothing of an implementation.
  */
 import { FLOW, type Json, SOURCE } from "./types.ts"
+import { withSortedKeys } from "../../harness/CodeUnitOrder.ts"
 
 /** The deferred a clock completes (the scenarios' naming convention). */
 export const clockDeferred = (clock: string): string => `${clock}:fired`
@@ -58,7 +59,7 @@ export const effectOutput = (attempt: number, variant = 0): Json =>
 export const canonicalText = (value: unknown): string =>
   JSON.stringify(value ?? null, (_key, inner: unknown) =>
     inner !== null && typeof inner === "object" && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? withSortedKeys(inner as Record<string, unknown>)
       : inner)
 
 /** Event types (the engine's). */

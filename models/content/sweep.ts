@@ -12,6 +12,7 @@
 import type { ContentOperation, RacingOperation, ReachedFault } from "./operations.ts"
 import { faultCommitted, faultResult, type ModelResult, success } from "./results.ts"
 import { type ContentModelState, isReferenced, type ModelContent, withEntry } from "./state.ts"
+import { compareCodeUnits } from "../../harness/CodeUnitOrder.ts"
 
 /** What a pass did. */
 export interface SweepRun {
@@ -45,7 +46,7 @@ interface Pass {
 }
 
 const byPage = (a: ModelContent, b: ModelContent): number =>
-  a.grantedUntilMs - b.grantedUntilMs || (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0)
+  a.grantedUntilMs - b.grantedUntilMs || compareCodeUnits(a.hash, b.hash)
 
 /** Counts a transaction; true when the fault stops the pass here (after `commit` ran if it committed). */
 const transaction = (pass: Pass, fault: ReachedFault | undefined, commit: () => void): boolean => {
@@ -61,7 +62,7 @@ export const inTenantOrder = (tenants: ReadonlyArray<string>, order: ReadonlyArr
   const byId = [...tenants].sort()
   if (order === undefined) return byId
   const rank = (tenant: string) => (order.includes(tenant) ? order.indexOf(tenant) : order.length)
-  return byId.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
+  return byId.sort((a, b) => rank(a) - rank(b) || compareCodeUnits(a, b))
 }
 
 /** The tenants of the pass, in the op's order; a non-forced pass claims them in one transaction. */

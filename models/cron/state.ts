@@ -4,6 +4,7 @@
  * implementation's uuids, so the harness compares ids by their first appearance (see the properties).
  */
 import type { ParsedSchedule } from "./fields.ts"
+import { compareCodeUnits } from "../../harness/CodeUnitOrder.ts"
 
 /** The tenant every scenario runs in. */
 export const TENANT = "t"
@@ -162,4 +163,4 @@ export interface RaceOperation {
 
 /** Sorts rows by (actor, timer key): the order observations use. */
 export const sortRows = (rows: ReadonlyArray<ModelRow>): ReadonlyArray<ModelRow> =>
-  [...rows].sort((a, b) => (a.actorId < b.actorId ? -1 : a.actorId > b.actorId ? 1 : a.timerKey < b.timerKey ? -1 : a.timerKey > b.timerKey ? 1 : 0))
+  [...rows].sort((a, b) => compareCodeUnits(a.actorId, b.actorId) || compareCodeUnits(a.timerKey, b.timerKey))

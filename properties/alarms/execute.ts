@@ -26,6 +26,7 @@ import type { AlarmsScenario, Command, RefSpec } from "./scenario.ts"
 import { toLegacyLayout, toModelLegacyRows } from "./scenario.ts"
 import { type AlarmsSession, harnessError, modelStatuses, openAlarmsSession } from "./session.ts"
 import { alarmSpanCheck } from "./spanCheck.ts"
+import { withSortedKeys } from "../../harness/CodeUnitOrder.ts"
 
 /** Bound on commands executed from one scenario (generators stay far below it). */
 export const MAX_COMMANDS = 400
@@ -65,7 +66,7 @@ const clockStep = (command: Extract<Command, { op: "advanceToNextWake" | "advanc
 
 /** The model's `wake_at` of every row keyed by storage id, in code-unit order (as `readStoredWakes`). */
 const modelWakes = (model: ModelState): Record<string, number> =>
-  Object.fromEntries(Object.values(model.rows).map((row) => [row.storageId, row.wakeAtMs]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0)))
+  withSortedKeys(Object.fromEntries(Object.values(model.rows).map((row) => [row.storageId, row.wakeAtMs])))
 
 /**
  * The check of the stored `wake_at` after the opening step, when the implementation has migrated by

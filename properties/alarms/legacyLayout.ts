@@ -19,6 +19,7 @@ import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Dialect } from "../../adapters/contract.ts"
 import { storageIdOf } from "../../models/alarms/index.ts"
+import { compareCodeUnits } from "../../harness/CodeUnitOrder.ts"
 
 /** Upstream's table of scheduled alarms. */
 export const LEGACY_SCHEDULED_TABLE = "effect_cf_scheduled_alarms"
@@ -177,6 +178,6 @@ export const readStoredWakes = (
     const rows = yield* sql<{ readonly storage_id: string; readonly wake_at: unknown }>`
       SELECT storage_id, wake_at FROM ${sql.literal(LEGACY_SCHEDULED_TABLE)}`
     // Sorted here, by code unit, so the order never depends on a database collation.
-    const sorted = [...rows].sort((a, b) => (a.storage_id < b.storage_id ? -1 : a.storage_id > b.storage_id ? 1 : 0))
+    const sorted = [...rows].sort((a, b) => compareCodeUnits(a.storage_id, b.storage_id))
     return Object.fromEntries(sorted.map((row) => [row.storage_id, Number(row.wake_at)]))
   })

@@ -41,6 +41,7 @@ import {
 import { VALID_REFS } from "./arbitraries.ts"
 import { refKey } from "./commands.ts"
 import { type AlarmsSession, harnessError } from "./session.ts"
+import { compareCodeUnits } from "../../harness/CodeUnitOrder.ts"
 
 /** Rounds of the run to quiescence: one per obligation at most (6 alarms in the id space), then a quiet one. */
 export const LIVENESS_BOUNDS = { maxRounds: 8, quietRounds: 1 } as const
@@ -82,7 +83,7 @@ const obligationsOf = (model: ModelState, atMs: number): ReadonlyArray<Obligatio
   Object.values(model.rows)
     .filter((row) => row.runAtMs <= atMs || (row.attemptsRow?.retryAtMs ?? null) !== null)
     .map((row) => ({ key: refKey({ tag: row.tag, id: row.alarmId }), wakeAtMs: row.wakeAtMs }))
-    .sort((a, b) => a.wakeAtMs - b.wakeAtMs || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .sort((a, b) => a.wakeAtMs - b.wakeAtMs || compareCodeUnits(a.key, b.key))
 
 /** The smallest effective wake `max(runAt, retryAt ?? runAt)` among observed statuses, or null. */
 const earliestWake = (statuses: Readonly<Record<string, Json>>): number | null => {

@@ -14,6 +14,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import type { Dialect } from "../../adapters/contract.ts"
 import type { Json } from "../../harness/Property.ts"
 import { LEGACY_ATTEMPTS_TABLE, LEGACY_RUN_AT_INDEX, LEGACY_SCHEDULED_TABLE, UPSTREAM_WAKE_INDEX } from "./legacyLayout.ts"
+import { compareCodeUnits } from "../../harness/CodeUnitOrder.ts"
 
 /** Upstream's migrated layout (seed 000): column -> storage class, per table, and its indexes. */
 export const UPSTREAM_LAYOUT: Json = {
@@ -65,7 +66,7 @@ export const readPersistedLayout = (sql: SqlClient.SqlClient, dialect: Dialect):
     const layout: Record<string, Json> = {}
     for (const table of [LEGACY_SCHEDULED_TABLE, LEGACY_ATTEMPTS_TABLE]) {
       const columns = yield* sql.unsafe<{ readonly name: string; readonly type: string }>(columnsSql(dialect), [table])
-      const sorted = [...columns].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      const sorted = [...columns].sort((a, b) => compareCodeUnits(a.name, b.name))
       layout[table] = Object.fromEntries(sorted.map((column) => [column.name, storageClass(String(column.type ?? ""))]))
     }
     const indexes: Record<string, boolean> = {}

@@ -19,6 +19,7 @@ import { storageIdOf } from "../../models/alarms/index.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { refKey } from "./commands.ts"
 import { LEGACY_ATTEMPTS_TABLE, LEGACY_SCHEDULED_TABLE } from "./legacyLayout.ts"
+import { compareCodeUnits } from "../../harness/CodeUnitOrder.ts"
 
 /** What the harness read from the alarm tables. */
 export interface StoredAlarms {
@@ -67,7 +68,7 @@ const statusOfRow = (row: JoinedRow): Json =>
       retryAtMs: row.retry_at === null || row.retry_at === undefined ? null : integerOf(row.retry_at)
     }
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+const byCodeUnit = compareCodeUnits
 
 /**
  * Reads both alarm tables (nothing while the scheduled table does not exist yet).

@@ -8,6 +8,7 @@
 import { type Check, jsonEqual } from "../../harness/ModelBased.ts"
 import type { Json } from "../../harness/Property.ts"
 import type { ObservedRows } from "./observe.ts"
+import { compareEntryKeys } from "../../harness/CodeUnitOrder.ts"
 
 /** What the invariants remember between steps. */
 export interface InvariantMemory {
@@ -59,7 +60,7 @@ const foldOfJournal = (observed: ObservedRows) => {
       deferreds.set(deferred, { ...(deferreds.get(deferred) ?? { executionId: p["executionId"]!, deferredName: p["deferredName"]! }), consumedAtMs: p["consumedAtMs"]! })
     }
   }
-  const sorted = (map: Map<string, Record<string, Json>>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row as Json)
+  const sorted = (map: Map<string, Record<string, Json>>) => [...map].sort(compareEntryKeys).map(([, row]) => row as Json)
   return { clocks: sorted(clocks), deferreds: sorted(deferreds) }
 }
 

@@ -10,12 +10,13 @@ import type { HarnessError } from "../../harness/errors.ts"
 import { readInteger, readNullableInteger } from "../../subjects/clocks/dialect.ts"
 import { readJournal, type StoredRecord } from "../../subjects/clocks/journal.ts"
 import { harnessError } from "./session.ts"
+import { compareCodeUnits, compareEntryKeys } from "../../harness/CodeUnitOrder.ts"
 
 /** The observed durable state. */
 
 /** The values of keyed rows, in key order (the model's order), so row order in storage does not matter. */
 const valuesByKey = (entries: ReadonlyArray<{ readonly key: string; readonly value: Json }>): ReadonlyArray<Json> =>
-  [...entries].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((entry) => entry.value)
+  [...entries].sort((a, b) => compareCodeUnits(a.key, b.key)).map((entry) => entry.value)
 
 export interface ObservedRows {
   readonly deferreds: ReadonlyArray<Json>
@@ -70,7 +71,7 @@ export const observeRows = (sql: SqlClient.SqlClient): Effect.Effect<ObservedRow
         } as Json
       })))
     const identities = records.map((record) => [`${record.runId}|${record.sourceId}|${record.sourceSeq}`, record] as const)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(compareEntryKeys)
     const journal = Object.fromEntries(identities.map(([id, record]) => [id, { eventType: record.eventType, payload: projectPayload(record) } as Json]))
     return { deferreds, clocks, journal, records }
   }).pipe(Effect.mapError(harnessError("reading the clocks tables")))

@@ -11,6 +11,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import type { Json } from "../../harness/Property.ts"
 import type { OpaqueIdNamer } from "../../harness/OpaqueIds.ts"
 import { ACTOR_TYPE, type CronModelState, sortRows, TENANT } from "../../models/cron/index.ts"
+import { compareCodeUnits } from "../../harness/CodeUnitOrder.ts"
 
 /** The harness's own table of committed deliveries (the actor's handler writes it in the delivery transaction). */
 export const FIRED_TABLE = "conformance_cron_fired"
@@ -142,7 +143,7 @@ export const tickIdParts = (id: string): { readonly version: string; readonly no
 }
 
 /** Code-unit order of two texts. */
-export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+export const compareText = compareCodeUnits
 
 /** A named observation: what the checks compare. */
 export interface NamedObservation {
