@@ -8,7 +8,6 @@
 import { Effect, Result } from "effect"
 import type { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
-import { pgliteAdapter } from "../../../adapters/pglite/index.ts"
 import { makeSqliteAdapter, sqliteAdapter } from "../../../adapters/sqlite/index.ts"
 import { type AllowedVariant, rejections } from "../../../harness/allowedVariant.ts"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../../../harness/Budget.ts"
@@ -17,11 +16,11 @@ import { advanceByMs, withVirtualTime } from "../../../harness/VirtualClock.ts"
 import { contentSuite } from "../../../properties/content/index.ts"
 import { type ContentImplementation, type ContentStore, DEFAULT_CONTENT_SETTINGS, shippedContent } from "../../../subjects/content/index.ts"
 import type { ContentStatements } from "../../../subjects/content/store.ts"
-import { expectEveryRequirementPasses } from "../../support/everyRequirementPasses.ts"
+import { describeVariantsPass, type MeasuredSeconds, variantTimeoutMs } from "../../support/everyRequirementPasses.ts"
 import { contentAllowedVariants, contentWithoutHookPoints, GRANT_TEXT_PREFIX, reversedTenantsOfPass } from "./variants.ts"
 
 /** Measured seconds per variant on sqlite and, where it runs there, pglite. */
-const MEASURED_S: Record<string, { readonly sqlite: number; readonly pglite?: number }> = {
+const MEASURED_S: Readonly<Record<string, MeasuredSeconds>> = {
   "tenants-reversed": { sqlite: 3, pglite: 18 },
   "references-scanned-whole-tenant": { sqlite: 4 },
   "raise-skips-no-op-write": { sqlite: 9, pglite: 74 },
@@ -29,8 +28,6 @@ const MEASURED_S: Record<string, { readonly sqlite: number; readonly pglite?: nu
   "expiry-checked-before-bound": { sqlite: 7 },
   "grant-text-prefixed": { sqlite: 14 }
 }
-
-const timeoutMs = (seconds: number): number => Math.max(30_000, seconds * 3_000)
 
 const variant = (name: string): AllowedVariant<ContentImplementation> => contentAllowedVariants.find((each) => each.name === name)!
 
@@ -42,27 +39,13 @@ const withStore = <A>(implementation: ContentImplementation, body: (store: Conte
     return yield* body(store, database.sql)
   }))) as Effect.Effect<A, never>)
 
-describe("allowed content variants pass every requirement", () => {
-  it("every variant has a measured time", () => {
-    expect(contentAllowedVariants.map((each) => each.name).sort()).toEqual(Object.keys(MEASURED_S).sort())
-  })
+describeVariantsPass("content", contentAllowedVariants, contentSuite, MEASURED_S)
 
-  for (const { name, implementation } of contentAllowedVariants) {
-    const measured = MEASURED_S[name]!
-    it(`${name} on sqlite`, async () => {
-      await expectEveryRequirementPasses(contentSuite(implementation), [sqliteAdapter])
-    }, timeoutMs(measured.sqlite))
-    if (measured.pglite !== undefined) {
-      it(`${name} on pglite`, async () => {
-        await expectEveryRequirementPasses(contentSuite(implementation), [pgliteAdapter])
-      }, timeoutMs(measured.pglite))
-    }
-  }
-
+describe("allowed content variants: a store without hook points", () => {
   it("without hook points: only CNT-010 and CNT-011 stay unknown (no race reaches a sweep between scan and delete)", async () => {
     const report = await Effect.runPromise(runConformance({ kind: "run", adapters: [sqliteAdapter], suites: [contentSuite(contentWithoutHookPoints.implementation)], runs: DEFAULT_RUNS, seed: DEFAULT_SEED, suiteHash: "unhashed" }))
     expect(rejections(report).map((rejection) => `${rejection.requirementId} ${rejection.verdict}`)).toEqual(["CNT-010 unknown", "CNT-011 unknown"])
-  }, timeoutMs(5))
+  }, variantTimeoutMs(5))
 })
 
 describe("allowed content variants differ from the shipped store", () => {

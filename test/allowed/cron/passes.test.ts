@@ -9,17 +9,16 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
-import { pgliteAdapter } from "../../../adapters/pglite/index.ts"
-import { makeSqliteAdapter, sqliteAdapter } from "../../../adapters/sqlite/index.ts"
+import { makeSqliteAdapter } from "../../../adapters/sqlite/index.ts"
 import type { AllowedVariant } from "../../../harness/allowedVariant.ts"
 import { virtualClockLayer } from "../../../harness/VirtualClock.ts"
 import { cronSuite } from "../../../properties/cron/index.ts"
 import { type CronImplementation, type CronRuntime, shippedCron } from "../../../subjects/cron/index.ts"
-import { expectEveryRequirementPasses } from "../../support/everyRequirementPasses.ts"
+import { describeVariantsPass, type MeasuredSeconds } from "../../support/everyRequirementPasses.ts"
 import { cronAllowedVariants } from "./variants.ts"
 
 /** Measured seconds per variant on sqlite and, where it runs there, pglite. */
-const MEASURED_S: Record<string, { readonly sqlite: number; readonly pglite?: number }> = {
+const MEASURED_S: Readonly<Record<string, MeasuredSeconds>> = {
   "claims-reversed": { sqlite: 11 },
   "claim-tie-breaks-reversed": { sqlite: 7, pglite: 45 },
   "ticks-written-in-reverse": { sqlite: 20 },
@@ -28,8 +27,6 @@ const MEASURED_S: Record<string, { readonly sqlite: number; readonly pglite?: nu
   "bootstrap-generation-row-last": { sqlite: 12 },
   "without-hook-points": { sqlite: 12 }
 }
-
-const timeoutMs = (seconds: number): number => Math.max(30_000, seconds * 3_000)
 
 const variant = (name: string): AllowedVariant<CronImplementation> => cronAllowedVariants.find((each) => each.name === name)!
 
@@ -43,23 +40,7 @@ const withRuntime = <A>(implementation: CronImplementation, body: (cron: CronRun
     return yield* body(cron, database.sql)
   })).pipe(Effect.provide(virtualClockLayer)) as Effect.Effect<A, unknown, never>)
 
-describe("allowed cron variants pass every requirement", () => {
-  it("every variant has a measured time", () => {
-    expect(cronAllowedVariants.map((each) => each.name).sort()).toEqual(Object.keys(MEASURED_S).sort())
-  })
-
-  for (const { name, implementation } of cronAllowedVariants) {
-    const measured = MEASURED_S[name]!
-    it(`${name} on sqlite`, async () => {
-      await expectEveryRequirementPasses(cronSuite(implementation), [sqliteAdapter])
-    }, timeoutMs(measured.sqlite))
-    if (measured.pglite !== undefined) {
-      it(`${name} on pglite`, async () => {
-        await expectEveryRequirementPasses(cronSuite(implementation), [pgliteAdapter])
-      }, timeoutMs(measured.pglite))
-    }
-  }
-})
+describeVariantsPass("cron", cronAllowedVariants, cronSuite, MEASURED_S)
 
 describe("allowed cron variants differ from the shipped runtime", () => {
   const entries = [
