@@ -13,6 +13,7 @@ import type { ContentOperation, RacingOperation, ReachedFault } from "./operatio
 import { faultCommitted, faultResult, type ModelResult, success } from "./results.ts"
 import { type ContentModelState, isReferenced, type ModelContent, withEntry } from "./state.ts"
 import { compareCodeUnits } from "../../harness/CodeUnitOrder.ts"
+import { everyOrder } from "../../harness/Alternatives.ts"
 
 /** What a pass did. */
 export interface SweepRun {
@@ -164,10 +165,6 @@ const MAX_ORDERED_TENANTS = 4
 export const sweepAlternatives = (state: ContentModelState, op: Extract<ContentOperation, { kind: "sweep" }>): ReadonlyArray<Extract<ContentOperation, { kind: "sweep" }>> => {
   const tenants = Object.keys(state.sweptAtMs).sort()
   if (tenants.length <= 1 || tenants.length > MAX_ORDERED_TENANTS || op.tenantOrder !== undefined) return [op]
-  return orders(tenants).map((order, index) => (index === 0 ? op : { ...op, tenantOrder: order }))
+  return everyOrder(tenants).map((order, index) => (index === 0 ? op : { ...op, tenantOrder: order }))
 }
-
-/** Every order of `items` (at most `MAX_ORDERED_TENANTS`), the given order first. */
-const orders = (items: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> =>
-  items.length <= 1 ? [items] : items.flatMap((first, index) => orders([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [first, ...rest]))
 
