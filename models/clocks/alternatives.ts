@@ -10,9 +10,12 @@
  *   `unavailable`), and whether a failing emit started a storage transaction (the fault ordinals).
  * - C12 re-announces and arms every pending clock in no fixed order, and no rule orders the fires of
  *   the clocks due at one instant (C9, C10): ascending key order and the order of arming (canonical),
- *   or both reversed. They differ under faults only: which clock's transaction a fault strikes.
- *   Reversal spells out every order of two clocks; three or more due together get two of their orders.
+ *   or any other (`passOrder.ts`). They differ under faults only: which clock's transaction a fault
+ *   strikes. Every order of up to four clocks is spelled out (the scenarios have at most four: two
+ *   executions of two clocks); one index orders every list of a step, so a step with two lists of
+ *   several clocks (an advance over two instants) gets their orders in step, not every pair of them.
  */
+import { MAX_ALTERNATIVES } from "../../harness/Alternatives.ts"
 import type { Operation } from "./types.ts"
 
 /** The operations the model predicts for `operation`, the canonical one first. */
@@ -23,7 +26,7 @@ export const operationAlternatives = (operation: Operation): ReadonlyArray<Opera
     case "advance":
     case "sweep":
     case "restart":
-      return [operation, { ...operation, reversedOrder: true }]
+      return Array.from({ length: MAX_ALTERNATIVES }, (_, passOrder) => (passOrder === 0 ? operation : { ...operation, passOrder }))
     default:
       return [operation]
   }

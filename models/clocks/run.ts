@@ -9,6 +9,7 @@
 import { voidsStorageFault } from "../../harness/Faults.ts"
 import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, retryDelayMs } from "./keys.ts"
 import { canonicalText } from "./keys.ts"
+import { inPassOrder } from "./passOrder.ts"
 import { type AppliedRace, type ClockState, type FaultedCommand, FLOW, type Json, type ModelState, type ProcessName, type RecordState, type Resume, type TimerState } from "./types.ts"
 
 /** The process crashed at a storage transaction (the harness interrupts it from outside). */
@@ -53,8 +54,8 @@ export class Run {
   race: AppliedRace | null = null
   /** A `statementFails` fault named a transaction whose body failed on its own (`voidsStorageFault`). */
   faultVoided = false
-  /** Passes take their free order reversed (`Operation.reversedOrder`): sweeps in descending key order, one instant's fires in reverse order of arming. */
-  reversedOrder = false
+  /** The order passes take where no rule fixes one (`Operation.passOrder`): 0 is ascending key order for sweeps and the order of arming for one instant's fires. */
+  passOrder = 0
   fault: FaultedCommand["fault"]
   journalFault: number | undefined
   /** The process whose storage transactions and durable emits the command's faults strike (B's own sweeps; A otherwise). */
@@ -214,7 +215,7 @@ export class Run {
     const ours = !withFlow || flow === FLOW
     const before = new Set(Object.keys(this.state.deferreds).filter((key) => this.state.deferreds[key]!.consumedAtMs === null))
     const ascending = Object.keys(this.state.clocks).filter((key) => ours && this.state.clocks[key]!.completedAtMs === null).sort()
-    const pending = this.reversedOrder ? ascending.reverse() : ascending
+    const pending = inPassOrder(ascending, this.passOrder)
     for (const key of pending) {
       const clock = this.state.clocks[key]!
       this.transaction(process, (draft) =>

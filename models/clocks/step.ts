@@ -15,6 +15,7 @@ import {
 } from "./keys.ts"
 import { Crash, Defect, Run, scheduledPayload } from "./run.ts"
 import type { Command, FaultedCommand, FireRace, Json, ModelState, ObservableRules, Operation, ProcessName, StepOutcome, TimerState } from "./types.ts"
+import { inPassOrder } from "./passOrder.ts"
 
 /** Bound on fire instants one `advance` walks through. */
 export const MAX_INSTANTS_PER_ADVANCE = 500
@@ -126,7 +127,7 @@ const advance = (run: Run, targetMs: number, race: FireRace | undefined): void =
     const instant = Math.max(run.state.nowMs, Math.min(...due.map((timer) => timer.atMs)))
     run.state.nowMs = instant
     run.fireInstantsMs.push(instant)
-    const batch = run.state.timers.filter((timer) => timer.atMs <= instant).sort((a, b) => run.reversedOrder ? b.seq - a.seq : a.seq - b.seq)
+    const batch = inPassOrder(run.state.timers.filter((timer) => timer.atMs <= instant).sort((a, b) => a.seq - b.seq), run.passOrder)
     const ordered = pending === undefined ? null : raced(run, batch, pending, instant, targetMs)
     if (ordered !== null) pending = undefined
     for (const timer of ordered ?? batch) run.fire(timer)
@@ -259,7 +260,7 @@ const rulesOf = (command: FaultedCommand, run: Run, crashed: boolean, result: Js
 /** Steps the model. */
 export const step = (state: ModelState, operation: Operation): StepOutcome => {
   const run = new Run(state, operation.command, operation.atMs)
-  run.reversedOrder = operation.reversedOrder === true
+  run.passOrder = operation.passOrder ?? 0
   let result: Json
   let crashed = false
   try {

@@ -162,11 +162,12 @@ export interface Operation {
    */
   readonly effectRecordsInJournalTransactions?: boolean
   /**
-   * The step's passes take their free order reversed (C12 and C9 fix none; `alternatives.ts`): a sweep
-   * takes its pending clocks in descending key order, and the timers due at one instant fire in reverse
-   * order of arming. Absent: ascending key order, and the order of arming.
+   * The order the step's passes take where C12 and C9 fix none (`alternatives.ts`, `passOrder.ts`): the
+   * index of an order of a sweep's pending clocks (canonically ascending key order) and of the timers
+   * due at one instant (canonically the order of arming), counted as `harness/Alternatives.ts`'s
+   * `orderAt` counts them, modulo each list's number of orders. Absent or 0: the canonical orders.
    */
-  readonly reversedOrder?: boolean
+  readonly passOrder?: number
 }
 
 /** One `scheduleResume` call. */

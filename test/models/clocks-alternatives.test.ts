@@ -3,6 +3,7 @@
  * open that the model predicts, the canonical (shipped) one first. Pure: no database, no Effect.
  */
 import { describe, expect, it } from "vitest"
+import { MAX_ALTERNATIVES } from "../../harness/Alternatives.ts"
 import { clocksModel, type FaultedCommand, keyOf, type ModelState, type Operation, operationAlternatives } from "../../models/clocks/index.ts"
 
 const T0 = 1_000_000
@@ -24,15 +25,18 @@ describe("the clocks model's alternatives", () => {
       { ...at({ op: "effect", exec: "e1", attempt: 1, fails: false }), effectRecordsInJournalTransactions: true }
     ])
     for (const command of [{ op: "advance", ms: 5 }, { op: "sweep", process: "A", withFlow: true }, { op: "restart" }] as const) {
-      expect(operationAlternatives(at(command))).toEqual([at(command), { ...at(command), reversedOrder: true }])
+      const alternatives = operationAlternatives(at(command))
+      expect(alternatives).toHaveLength(MAX_ALTERNATIVES)
+      expect(alternatives[0]).toEqual(at(command))
+      expect(alternatives.slice(1).map((alternative) => alternative.passOrder)).toEqual(Array.from({ length: MAX_ALTERNATIVES - 1 }, (_, index) => index + 1))
     }
     expect(operationAlternatives(at({ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 }))).toEqual([at({ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 })])
   })
 
   it("reversed, the fires of one instant go in reverse order of arming: a refused first fire strikes the other clock", () => {
     const advance: FaultedCommand = { op: "advance", ms: 1_000, fault: { transaction: 1, phase: "commitRefused" } }
-    const completed = (reversedOrder: boolean) => {
-      const { state } = clocksModel.step(twoClocks, { command: advance, atMs: twoClocks.nowMs, reversedOrder })
+    const completed = (reversed: boolean) => {
+      const { state } = clocksModel.step(twoClocks, { command: advance, atMs: twoClocks.nowMs, passOrder: reversed ? 1 : 0 })
       return ["t1", "t2"].filter((clock) => state.clocks[keyOf("e1", clock)]!.completedAtMs !== null)
     }
     expect(completed(false)).toEqual(["t2"])
@@ -41,10 +45,24 @@ describe("the clocks model's alternatives", () => {
 
   it("reversed, a sweep re-announces its pending clocks in descending key order: a refused second re-announcement leaves the other clock unarmed", () => {
     const restart: FaultedCommand = { op: "restart", fault: { transaction: 2, phase: "commitRefused" } }
-    const armed = (reversedOrder: boolean) =>
-      clocksModel.step(twoClocks, { command: restart, atMs: twoClocks.nowMs, reversedOrder }).state.timers.map((timer) => timer.key)
+    const armed = (reversed: boolean) =>
+      clocksModel.step(twoClocks, { command: restart, atMs: twoClocks.nowMs, passOrder: reversed ? 1 : 0 }).state.timers.map((timer) => timer.key)
     expect(armed(false)).toEqual([keyOf("e1", "t1")])
     expect(armed(true)).toEqual([keyOf("e1", "t2")])
+  })
+
+  it("every order of the clocks due at one instant is spelled out: a refused first fire strikes each of three clocks in some alternative", () => {
+    const threeClocks = stepped([
+      { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
+      { op: "scheduleClock", exec: "e1", clock: "t2", durationMs: 1_000 },
+      { op: "scheduleClock", exec: "e2", clock: "t1", durationMs: 1_000 }
+    ])
+    const advance: FaultedCommand = { op: "advance", ms: 1_000, fault: { transaction: 1, phase: "commitRefused" } }
+    const struck = operationAlternatives({ command: advance, atMs: threeClocks.nowMs }).map((operation) => {
+      const { state } = clocksModel.step(threeClocks, operation)
+      return Object.keys(state.clocks).filter((key) => state.clocks[key]!.completedAtMs === null).join(",")
+    })
+    expect(new Set(struck)).toEqual(new Set([keyOf("e1", "t1"), keyOf("e1", "t2"), keyOf("e2", "t1")]))
   })
 
   it("in the journal's own transactions, a refused effect record is the journal's unavailable, not a storage error", () => {
