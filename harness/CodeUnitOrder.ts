@@ -12,3 +12,13 @@ export const compareEntryKeys = <Value>([a]: readonly [string, Value], [b]: read
 /** The object with the same members, its keys in code-unit order (for JSON text that compares as text). */
 export const withSortedKeys = <Value>(record: Readonly<Record<string, Value>>): Record<string, Value> =>
   Object.fromEntries(Object.entries(record).sort(compareEntryKeys))
+
+/**
+ * JSON text with every object's keys in code-unit order, so equal values compare equal as text
+ * (`undefined`, a function or a symbol at the top level is `"null"`).
+ */
+export const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === "object" && !Array.isArray(inner)
+      ? withSortedKeys(inner as Record<string, unknown>)
+      : inner) ?? "null"

@@ -14,7 +14,7 @@ import type { Attributor } from "./Attribution.ts"
 import type { HarnessError } from "./errors.ts"
 import type { Divergence, ExecutionTrace, Json, StepRecord } from "./Property.ts"
 import type { BoundedOutcome } from "./StorageBoundary.ts"
-import { withSortedKeys } from "./CodeUnitOrder.ts"
+import { canonical } from "./CodeUnitOrder.ts"
 
 /** One observed value compared with the model's prediction, with the rules and reason deciding it. */
 export interface Check {
@@ -53,12 +53,8 @@ export interface ModelBasedSubject<Command> {
   readonly step: (command: Command, index: number) => Effect.Effect<ExecutedStep, HarnessError>
 }
 
-/** JSON with object keys sorted, so equal values compare equal as text. */
-export const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, inner: unknown) =>
-    inner !== null && typeof inner === "object" && !Array.isArray(inner)
-      ? withSortedKeys(inner as Record<string, unknown>)
-      : inner) ?? "null"
+/** JSON with object keys sorted, so equal values compare equal as text (`CodeUnitOrder.ts`). */
+export { canonical }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false

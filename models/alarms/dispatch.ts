@@ -37,15 +37,13 @@ export interface DispatchOutcome {
   readonly forkedWhy: ReadonlyArray<EntryAttribution>
   /** The racing external call's outcome, when the operation has a racer (`race.ts`). */
   readonly racer?: RacerOutcome
-  /** A result as right as `result`, where no rule orders two checks that both fail (`optionsProblem`). */
-  readonly alsoAllowed?: { readonly result: ModelResult; readonly rules: ReadonlyArray<string>; readonly why: string }
 }
 
 /**
  * Why the options are invalid, judged without the configuration (R20: `limit` a positive safe
  * integer; `retryFailedAfter` finite and > 0, whatever the floor), or null.
  */
-const optionsProblem = (options: ProcessOptions): string | null => {
+export const optionsProblem = (options: ProcessOptions): string | null => {
   const limit = resolveLimit(options.limit)
   if (!limit.ok) return limit.reason
   if (options.retryFailedAfterMs === undefined) return null
@@ -116,19 +114,21 @@ export const processDueAlarms = (
   run: StepRun,
   options: ProcessOptions,
   handlers: ReadonlyArray<HandlerScriptEntry>,
-  racer?: DispatchRacer
+  racer?: DispatchRacer,
+  optionsCheckedFirst = false
 ): DispatchOutcome => {
   const empty = { handledWhy: [], failedWhy: [], parkedWhy: [], selected: [], forkedWrites: [], forkedWhy: [] }
   reachDispatchBoundaries(run, options)
   const resolved = resolveConfiguration(run.state.configuration)
+  const problem = optionsProblem(options)
+  if (!resolved.ok && optionsCheckedFirst && problem !== null) {
+    // R8 puts the configuration first for schedules; no rule orders it against the options of a dispatch.
+    reach(run, "invalidOptionsRejected")
+    return { ...empty, result: failure({ _tag: "InvalidProcessDueAlarmsOptionsError", reason: problem }), rules: ["R20", "R1"], why: `${problem}; the configuration is invalid too, and this dispatch checked its options first (no rule orders the two)` }
+  }
   if (!resolved.ok) {
     reach(run, "invalidConfigurationRejected")
-    const problem = optionsProblem(options)
-    // R8 puts the configuration first for schedules; no rule orders it against the options of a dispatch.
-    const alsoAllowed = problem === null ? {} : {
-      alsoAllowed: { result: failure({ _tag: "InvalidProcessDueAlarmsOptionsError", reason: problem }), rules: ["R20", "R1"], why: `${problem}; the configuration is invalid too, and no rule says which of the two a dispatch reports first` }
-    }
-    return { ...empty, ...alsoAllowed, result: failure({ _tag: "InvalidScheduleConfigurationError", reason: resolved.reason }), rules: ["R1", "R20"], why: `the configuration is invalid (${resolved.reason}); rejected before any row is touched` }
+    return { ...empty, result: failure({ _tag: "InvalidScheduleConfigurationError", reason: resolved.reason }), rules: ["R1", "R20"], why: `the configuration is invalid (${resolved.reason}); rejected before any row is touched` }
   }
   const configuration = resolved.configuration
   const limit = resolveLimit(options.limit)

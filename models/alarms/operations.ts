@@ -139,6 +139,12 @@ export type Operation =
     readonly reporterFails?: boolean
     /** An external call racing the batch, and where it lands (`race.ts`, the `alarms/race` property). */
     readonly racer?: DispatchRacer
+    /**
+     * The options are checked before the configuration. No rule orders the two for a dispatch (R8
+     * orders a schedule's checks only), so this is an allowed alternative, set only by
+     * `operationAlternatives` (`alternatives.ts`).
+     */
+    readonly optionsCheckedFirst?: true
   }
   /** The ambient `ScheduleConfiguration` reference changes (captured defaults stay until a rebuild). */
   | { readonly kind: "configure"; readonly configuration: ScheduleConfigurationInput }

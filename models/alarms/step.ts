@@ -52,12 +52,6 @@ export interface StepOutcome {
   readonly faultVoidedWhy: string | undefined
 }
 
-/**
- * Observable of a result as right as the predicted `result`: another implementation may report it
- * instead, because no rule orders the two checks that both fail (the harness accepts either).
- */
-export const ALSO_ALLOWED_RESULT = "result (also allowed)"
-
 const json = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json
 
 interface Decided {
@@ -159,7 +153,7 @@ const getStatus = (run: StepRun, operation: Extract<Operation, { kind: "getAlarm
 }
 
 const dispatch = (run: StepRun, operation: Extract<Operation, { kind: "processDueAlarms" }>): Decided => {
-  const outcome = processDueAlarms(run, operation.options ?? {}, operation.handlers ?? [], operation.racer)
+  const outcome = processDueAlarms(run, operation.options ?? {}, operation.handlers ?? [], operation.racer, operation.optionsCheckedFirst === true)
   const extra: Array<Prediction> = []
   if (outcome.racer !== undefined) {
     extra.push({ observable: "racer", expected: json({ result: outcome.racer.result, ranAt: outcome.racer.ranAt }), rules: outcome.racer.rules, why: outcome.racer.why })
@@ -176,9 +170,6 @@ const dispatch = (run: StepRun, operation: Extract<Operation, { kind: "processDu
   outcome.forkedWrites.forEach((entry, index) =>
     extra.push({ observable: `forkedWrite[${index}]`, expected: json(entry), ...outcome.forkedWhy[index]! })
   )
-  if (outcome.alsoAllowed !== undefined) {
-    extra.push({ observable: ALSO_ALLOWED_RESULT, expected: json(outcome.alsoAllowed.result), rules: outcome.alsoAllowed.rules, why: outcome.alsoAllowed.why })
-  }
   return { result: outcome.result, rules: outcome.rules, why: outcome.why, extra, forkedWrites: outcome.forkedWrites }
 }
 

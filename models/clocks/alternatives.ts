@@ -14,19 +14,30 @@
  *   strikes. Every order of up to four clocks is spelled out (the scenarios have at most four: two
  *   executions of two clocks); one index orders every list of a step, so a step with two lists of
  *   several clocks (an advance over two instants) gets their orders in step, not every pair of them.
+ *   A step gets as many orders as its longest possible list has (`passLength`): none beyond the
+ *   canonical one when it has at most one clock to take.
  */
-import { MAX_ALTERNATIVES } from "../../harness/Alternatives.ts"
-import type { Operation } from "./types.ts"
+import { MAX_ALTERNATIVES, orderCount } from "../../harness/Alternatives.ts"
+import type { ModelState, Operation } from "./types.ts"
 
-/** The operations the model predicts for `operation`, the canonical one first. */
-export const operationAlternatives = (operation: Operation): ReadonlyArray<Operation> => {
+/**
+ * The most items one pass of a step from `state` can take: a sweep takes the pending clocks, and one
+ * instant's fires are armed timers (a failed fire re-arms its own clock, so no pass grows past both).
+ */
+const passLength = (state: ModelState): number =>
+  Math.max(state.timers.length, Object.values(state.clocks).filter((clock) => clock.completedAtMs === null).length)
+
+/** The operations the model predicts for `operation` from `state`, the canonical one first. */
+export const operationAlternatives = (state: ModelState, operation: Operation): ReadonlyArray<Operation> => {
   switch (operation.command.op) {
     case "effect":
       return [operation, { ...operation, effectRecordsInJournalTransactions: true }]
     case "advance":
     case "sweep":
-    case "restart":
-      return Array.from({ length: MAX_ALTERNATIVES }, (_, passOrder) => (passOrder === 0 ? operation : { ...operation, passOrder }))
+    case "restart": {
+      const orders = Math.min(orderCount(passLength(state)), MAX_ALTERNATIVES)
+      return Array.from({ length: orders }, (_, passOrder) => (passOrder === 0 ? operation : { ...operation, passOrder }))
+    }
     default:
       return [operation]
   }

@@ -3,7 +3,6 @@
  * engine writes, recomputed here so the model imports nothing of an implementation.
  */
 import { FLOW, type Json, SOURCE } from "./types.ts"
-import { withSortedKeys } from "../../harness/CodeUnitOrder.ts"
 
 /** The deferred a clock completes (the scenarios' naming convention). */
 export const clockDeferred = (clock: string): string => `${clock}:fired`
@@ -54,13 +53,6 @@ export const effectIdentity = (exec: string, attempt: number, status: string): s
  */
 export const effectOutput = (attempt: number, variant = 0): Json =>
   variant % 2 === 0 ? { sent: attempt, to: ["ops", "audit"] } : { to: ["ops", "audit"], sent: attempt }
-
-/** JSON text with sorted keys. */
-export const canonicalText = (value: unknown): string =>
-  JSON.stringify(value ?? null, (_key, inner: unknown) =>
-    inner !== null && typeof inner === "object" && !Array.isArray(inner)
-      ? withSortedKeys(inner as Record<string, unknown>)
-      : inner)
 
 /** Event types (the engine's). */
 export const EVENT = {

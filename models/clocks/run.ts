@@ -8,7 +8,7 @@
  */
 import { voidsStorageFault } from "../../harness/Faults.ts"
 import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, retryDelayMs } from "./keys.ts"
-import { canonicalText } from "./keys.ts"
+import { canonical } from "../../harness/CodeUnitOrder.ts"
 import { inPassOrder } from "./passOrder.ts"
 import { type AppliedRace, type ClockState, type FaultedCommand, FLOW, type Json, type ModelState, type ProcessName, type RecordState, type Resume, type TimerState } from "./types.ts"
 
@@ -120,7 +120,7 @@ export class Run {
     if (process === this.faultProcess && ++this.emits === this.journalFault) throw new Defect("JournalError:unavailable")
     this.reached.add("C3")
     if (draft.lossyLatched) this.reached.add("B5")
-    const content = canonicalText({ eventType, payload, hidden, meta })
+    const content = canonical({ eventType, payload, hidden, meta })
     const stored = draft.journal[id]
     if (stored !== undefined) {
       this.reached.add("C2")

@@ -7,7 +7,7 @@
  */
 import { canonical, type Check, jsonEqual, toJson } from "../../harness/ModelBased.ts"
 import type { Json } from "../../harness/Property.ts"
-import { ALSO_ALLOWED_RESULT, type ModelState, type Prediction, predictStatuses, type StepOutcome, storageIdOf } from "../../models/alarms/index.ts"
+import { type ModelState, type Prediction, predictStatuses, type StepOutcome, storageIdOf } from "../../models/alarms/index.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { refKey, touchedRefs, withoutReasons } from "./commands.ts"
 import type { Command, RefSpec } from "./scenario.ts"
@@ -94,17 +94,13 @@ const entryPrediction = (predictions: ReadonlyArray<Prediction>, ref: { readonly
   })
 
 /**
- * The call's result, compared by tag (a successful dispatch is compared entry by entry instead), or
- * with the model's equally right alternative (`ALSO_ALLOWED_RESULT`) when the result is that one. When
- * the scripted reporter failed during the step and the result differs, the reporter's rule decides:
- * a failing reporter is swallowed (R27), whatever operation called it.
+ * The call's result, compared by tag (a successful dispatch is compared entry by entry instead).
+ * When the scripted reporter failed during the step and the result differs, the reporter's rule
+ * decides: a failing reporter is swallowed (R27), whatever operation called it.
  */
 const resultCheck = (c: StepComparison): Check => {
-  // A result the model names as equally right (no rule orders two failing checks) is judged as predicted.
-  const alternative = predicted(c.outcome, ALSO_ALLOWED_RESULT)
-  const chosen = alternative !== undefined && jsonEqual(c.actualResult, withoutReasons(alternative.expected)) ? alternative : undefined
-  const prediction = chosen ?? predicted(c.outcome, "result")!
-  const expected = chosen === undefined ? withoutReasons(toJson(c.outcome.result)) : withoutReasons(chosen.expected)
+  const prediction = predicted(c.outcome, "result")!
+  const expected = withoutReasons(toJson(c.outcome.result))
   const reporterFailed = "reporterFails" in c.command && c.command.reporterFails === true && c.reporterCalls.length > 0
   if (reporterFailed && tagOf(expected) !== tagOf(c.actualResult)) {
     return {

@@ -7,12 +7,13 @@
  */
 import { Effect, type Scope } from "effect"
 import type { Dialect } from "../../adapters/contract.ts"
+import { firstConsistent } from "../../harness/Alternatives.ts"
 import { withoutStorageFault } from "../../harness/Faults.ts"
 import { type Check, type ExecutedStep, jsonEqual, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { alarmsModel, type ModelState } from "../../models/alarms/index.ts"
+import { alarmsModel, type ModelState, type Operation, operationAlternatives } from "../../models/alarms/index.ts"
 import { ALARMS_SPAN_RULE, alarmsAttributor } from "../../spec/alarms.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { VALID_REFS } from "./arbitraries.ts"
@@ -175,26 +176,22 @@ export const executeAlarms = (
         if (command.op === "advanceToNextWake" || command.op === "advanceBy") return yield* clockStep(command, model, atMs)
         const operation = modelOperation(command, atMs)!
         const before = modelStatuses(model)
-        const outcome = alarmsModel.step(model, operation)
-        model = outcome.state
+        const modelBefore = model
+        const canonical = alarmsModel.step(model, operation)
         // A fault the model voids (statement order, or a platform alarm write an implementation may skip) is not injected.
-        const called = yield* session.call(outcome.faultVoided ? withoutStorageFault(command) : command, atMs)
-        const statuses = modelStatuses(model)
-        const observed = yield* session.observe(apiRefsOf(command, before, statuses, index))
+        const called = yield* session.call(canonical.faultVoided ? withoutStorageFault(command) : command, atMs)
+        // The rows observed are named by the canonical prediction; an alternative differs only in what it reports.
+        const observed = yield* session.observe(apiRefsOf(command, before, modelStatuses(canonical.state), index))
+        const judge = (alternative: Operation) => {
+          const outcome = alternative === operation ? canonical : alarmsModel.step(modelBefore, alternative)
+          const statuses = modelStatuses(outcome.state)
+          const comparison = { command, outcome, model: outcome.state, actualResult: called.result, visits: called.visits, forkedOutcomes: called.forkedOutcomes, observed, modelStatuses: statuses, reporterCalls: called.reporterCalls, lastTouch }
+          return { outcome, statuses, checks: [...alarmsChecks(comparison)] }
+        }
+        const { outcome, statuses, checks } = firstConsistent(operationAlternatives(modelBefore, operation), judge, (prediction) => prediction.checks)
+        model = outcome.state
         const expectedResult = withoutReasons(toJson(outcome.result))
         const reporterPrediction = outcome.predictions.find((prediction) => prediction.observable === "reporterCalls")!
-        const checks = [...alarmsChecks({
-          command,
-          outcome,
-          model,
-          actualResult: called.result,
-          visits: called.visits,
-          forkedOutcomes: called.forkedOutcomes,
-          observed,
-          modelStatuses: statuses,
-          reporterCalls: called.reporterCalls,
-          lastTouch
-        })]
         const spans = alarmSpanCheck(command, called.typed, called.result, called.spans)
         if (spans !== undefined) checks.push(spans)
         for (const ref of touchedRefs(command)) lastTouch.set(refKey(ref), { rules: outcome.rules, why: outcome.why, stepIndex: index })

@@ -110,15 +110,19 @@ const commandStep = (
         : invariantChecks(observed, state.memory)
     // An implementation that never reached the race's hook points ran its fires unordered: compare with the model without the race.
     const unraced = race !== null && !race.realized
+    // An alternative is told the storage fault as the harness injected it: none when the canonical prediction
+    // voided it. (An alternative that voids a fault the harness did inject predicts the body's own failure
+    // first, one of the two outcomes that are then right.)
+    const asInjected = (alternative: FaultedCommand): FaultedCommand => (raced.faultVoided ? withoutStorageFault(alternative) : alternative)
     const predict = (operation: Operation, alternative: number) => {
       const outcome = alternative > 0
-        ? clocksModel.step(before, unraced ? { ...operation, command: withoutRace(operation.command) } : operation)
+        ? clocksModel.step(before, { ...operation, command: asInjected(unraced ? withoutRace(operation.command) : operation.command) })
         : unraced ? clocksModel.step(before, { command: withoutRace(command), atMs }) : raced
       return { outcome, checks: checksOf(outcome) }
     }
     // Where the reference leaves a choice open, the step is judged by the first prediction the observation
     // agrees with (`models/clocks/alternatives.ts`); the invariants do not depend on the model, and are checked once.
-    const alternatives = comparison === "model" ? operationAlternatives({ command, atMs }) : [{ command, atMs }]
+    const alternatives = comparison === "model" ? operationAlternatives(before, { command, atMs }) : [{ command, atMs }]
     const { outcome, checks } = firstConsistent(alternatives.map((operation, alternative) => ({ operation, alternative })),
       ({ operation, alternative }) => predict(operation, alternative), (prediction) => prediction.checks)
     state.model = outcome.state

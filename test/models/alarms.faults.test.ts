@@ -3,7 +3,7 @@
  * detached writes, reporter failure, legacy rows, typed definitions, and the requirement catalog.
  */
 import { describe, expect, it } from "vitest"
-import { ALSO_ALLOWED_RESULT, init, SITUATION_RULES, step, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
+import { init, operationAlternatives, SITUATION_RULES, step, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
 import { alarmRequirements, requirementsForRules } from "../../spec/alarms.ts"
 import { catalog } from "../../spec/Requirement.ts"
 import { dispatch, dispatchValue, oneShot, runAll, schedule, statusFor } from "./alarmsTestKit.ts"
@@ -46,11 +46,16 @@ describe("crashes and lost reports", () => {
 
   it("a dispatch with both the configuration and the options invalid may report either (no rule orders them)", () => {
     const state = init({ configuration: { unchangedAttemptBudget: 0 } })
-    const outcome = step(state, { kind: "processDueAlarms", nowMs: 0, options: { limit: 0 } })
-    expect(outcome.result).toMatchObject({ _tag: "Failure", error: { _tag: "InvalidScheduleConfigurationError" } })
-    expect(outcome.predictions.find((prediction) => prediction.observable === ALSO_ALLOWED_RESULT)?.expected).toMatchObject({ _tag: "Failure", error: { _tag: "InvalidProcessDueAlarmsOptionsError" } })
-    const optionsOnly = step(state, { kind: "processDueAlarms", nowMs: 0 })
-    expect(optionsOnly.predictions.some((prediction) => prediction.observable === ALSO_ALLOWED_RESULT)).toBe(false)
+    const both = { kind: "processDueAlarms", nowMs: 0, options: { limit: 0 } } as const
+    const [canonical, optionsFirst, ...rest] = operationAlternatives(state, both)
+    expect(rest).toEqual([])
+    expect(step(state, canonical!).result).toMatchObject({ _tag: "Failure", error: { _tag: "InvalidScheduleConfigurationError" } })
+    const reported = step(state, optionsFirst!)
+    expect(reported.result).toMatchObject({ _tag: "Failure", error: { _tag: "InvalidProcessDueAlarmsOptionsError" } })
+    expect(reported.situations).toContain("invalidOptionsRejected")
+    expect(reported.situations).not.toContain("invalidConfigurationRejected")
+    expect(operationAlternatives(state, { kind: "processDueAlarms", nowMs: 0 })).toHaveLength(1)
+    expect(operationAlternatives(init(), both)).toHaveLength(1)
   })
 
   it("a refused commit rolls back rows and platform alarm, sends no park report, fails with StorageOperationError, and the next call sees the old state", () => {

@@ -20,17 +20,27 @@ const twoClocks = stepped([
 describe("the clocks model's alternatives", () => {
   it("spells out the free choices of effects, advances, sweeps and restarts, the canonical one first", () => {
     const at = (command: FaultedCommand): Operation => ({ command, atMs: T0 })
-    expect(operationAlternatives(at({ op: "effect", exec: "e1", attempt: 1, fails: false }))).toEqual([
+    expect(operationAlternatives(twoClocks, at({ op: "effect", exec: "e1", attempt: 1, fails: false }))).toEqual([
       at({ op: "effect", exec: "e1", attempt: 1, fails: false }),
       { ...at({ op: "effect", exec: "e1", attempt: 1, fails: false }), effectRecordsInJournalTransactions: true }
     ])
     for (const command of [{ op: "advance", ms: 5 }, { op: "sweep", process: "A", withFlow: true }, { op: "restart" }] as const) {
-      const alternatives = operationAlternatives(at(command))
-      expect(alternatives).toHaveLength(MAX_ALTERNATIVES)
-      expect(alternatives[0]).toEqual(at(command))
-      expect(alternatives.slice(1).map((alternative) => alternative.passOrder)).toEqual(Array.from({ length: MAX_ALTERNATIVES - 1 }, (_, index) => index + 1))
+      const alternatives = operationAlternatives(twoClocks, at(command))
+      expect(alternatives).toEqual([at(command), { ...at(command), passOrder: 1 }])
     }
-    expect(operationAlternatives(at({ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 }))).toEqual([at({ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 })])
+    expect(operationAlternatives(twoClocks, at({ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 }))).toEqual([at({ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 })])
+  })
+
+  it("a step gets as many pass orders as its pending clocks have, at most MAX_ALTERNATIVES", () => {
+    const advance: FaultedCommand = { op: "advance", ms: 5 }
+    const ordersFrom = (state: ModelState) => operationAlternatives(state, { command: advance, atMs: state.nowMs }).length
+    expect(ordersFrom(clocksModel.init(T0))).toBe(1)
+    expect(ordersFrom(stepped([{ op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 }]))).toBe(1)
+    expect(ordersFrom(twoClocks)).toBe(2)
+    const clocks = (count: number) => stepped(Array.from({ length: count }, (_, index) => ({ op: "scheduleClock", exec: `e${index}`, clock: "t1", durationMs: 1_000 }) as const))
+    expect(ordersFrom(clocks(3))).toBe(6)
+    expect(ordersFrom(clocks(4))).toBe(MAX_ALTERNATIVES)
+    expect(ordersFrom(clocks(5))).toBe(MAX_ALTERNATIVES)
   })
 
   it("reversed, the fires of one instant go in reverse order of arming: a refused first fire strikes the other clock", () => {
@@ -58,7 +68,7 @@ describe("the clocks model's alternatives", () => {
       { op: "scheduleClock", exec: "e2", clock: "t1", durationMs: 1_000 }
     ])
     const advance: FaultedCommand = { op: "advance", ms: 1_000, fault: { transaction: 1, phase: "commitRefused" } }
-    const struck = operationAlternatives({ command: advance, atMs: threeClocks.nowMs }).map((operation) => {
+    const struck = operationAlternatives(threeClocks, { command: advance, atMs: threeClocks.nowMs }).map((operation) => {
       const { state } = clocksModel.step(threeClocks, operation)
       return Object.keys(state.clocks).filter((key) => state.clocks[key]!.completedAtMs === null).join(",")
     })
