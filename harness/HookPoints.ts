@@ -125,3 +125,18 @@ export const makeScriptedHooks: Effect.Effect<ScriptedHooks> = Effect.sync(() =>
 /** Runs `effect` with the scripted controller installed as the hook points service. */
 export const withScriptedHooks = <A, E, R>(hooks: ScriptedHooks, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.provideService(effect, HookPoints, hooks.service)
+
+/**
+ * The hook points of the calling fiber, captured with its operation label: a callback the harness
+ * hands to an implementation (a handler, say) calls the returned function to reach the harness's
+ * controller as that operation, even where the implementation runs it with hook points silenced or
+ * under another label. The callback's points are the harness's own, so no implementation can skip
+ * them: a race placed there holds for an implementation without hook points.
+ *
+ * @example const at = yield* capturedHookPoints; const handle = (event) => at("harness.handler.start")
+ */
+export const capturedHookPoints: Effect.Effect<(name: string) => Effect.Effect<void>> = Effect.gen(function*() {
+  const hooks = yield* Effect.service(HookPoints)
+  const label = yield* Effect.service(OperationLabel)
+  return (name: string) => labelled(label, hooks.at(name))
+})

@@ -169,6 +169,16 @@ const runHandlerWrite = (scheduler: AlarmScheduler, write: HandlerWriteSpec, now
     )
     : runMutation(scheduler, write, nowMs)
 
+/**
+ * The harness's own points in its scripted handler: at its start, and after its writes (before it
+ * fails, when scripted to). The implementation calls the handler, so it cannot skip them: a race
+ * placed there (`raceDispatch.ts`) holds for a scheduler without hook points. They stand for the
+ * model's `beforeHandler` and `afterHandler` (nothing the scheduler does lies between them).
+ */
+export const HANDLER_START_POINT = "harness.handler.start"
+/** See `HANDLER_START_POINT`. */
+export const HANDLER_END_POINT = "harness.handler.end"
+
 const entryFor = (handlers: ReadonlyArray<HandlerEntrySpec>, ref: RefSpec): HandlerEntrySpec | undefined =>
   handlers.find((entry) => entry.tag === ref.tag && entry.id === ref.id)
 
@@ -182,7 +192,8 @@ export const scriptedDispatch = (
   handlers: ReadonlyArray<HandlerEntrySpec>,
   nowMs: number,
   forked: Array<ForkedWrite>,
-  visits: Array<string>
+  visits: Array<string>,
+  atHandlerPoint: (name: string) => Effect.Effect<void> = () => Effect.void
 ): {
   readonly handle: (event: AlarmEvent) => Effect.Effect<void, unknown>
   readonly onFailure: (failure: ProcessDueAlarmsFailure) => Effect.Effect<OnFailureAction | void, unknown>
@@ -192,6 +203,7 @@ export const scriptedDispatch = (
       // A handler call without an event is recorded too (R22: an undecodable row never reaches the handler).
       visits.push(event === undefined ? "(the handler was called without an event)" : storageIdOf(event))
       const script = entryFor(handlers, event)?.script ?? {}
+      yield* atHandlerPoint(HANDLER_START_POINT)
       if (script.forkedWrite !== undefined) {
         const write = script.forkedWrite
         const gate = yield* Deferred.make<void>()
@@ -201,6 +213,7 @@ export const scriptedDispatch = (
         forked.push({ gate, fiber })
       }
       for (const write of script.writes ?? []) yield* runHandlerWrite(scheduler, write, nowMs)
+      yield* atHandlerPoint(HANDLER_END_POINT)
       if (script.outcome === "fail") return yield* Effect.fail(new ScriptedHandlerFailure())
     }),
   onFailure: (failure) => {

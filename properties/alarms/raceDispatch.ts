@@ -1,43 +1,48 @@
 /**
  * The dispatch race of `alarms/race`: an external call (`scheduleAlarm`, `scheduleAlarmEarlier`,
  * `cancelAlarm`, from a fiber outside the pass: R11 applies, no source) lands while `processDueAlarms`
- * runs, at one of the batch's hook points between its transactions (`alarms.dispatch.afterSelectDue`,
- * `.beforeHandler`, `.afterHandler`, `.afterAcknowledge`, `.beforeFailureWrite`, or
- * `alarms.afterCommitBeforeReport` of a failure write), or after the call. Those hook points are outside
- * any transaction, so the racer's own transaction runs on a single-connection adapter too (a hook point
- * inside a transaction would deadlock it). The model is told where the racer's write landed
+ * runs, at one of the batch's points between its transactions, or after the call. The points are the
+ * scheduler's hook points `alarms.dispatch.afterSelectDue`, `.afterAcknowledge`, `.beforeFailureWrite` and
+ * `alarms.afterCommitBeforeReport` of a failure write, and the harness's own points at the start and end
+ * of its scripted handler (`HANDLER_START_POINT`), which a scheduler without hook points reaches too.
+ * They are all outside any transaction, so the racer's own transaction runs on a single-connection
+ * adapter too (a point inside a transaction would deadlock it). The model is told where the racer's write landed
  * (`models/alarms/race.ts`) and predicts the batch's result, rows, platform alarm and reports.
  */
 import { Effect } from "effect"
 import type { Check } from "../../harness/ModelBased.ts"
 import { finish, releaseTo, startPaused } from "../../harness/PausedOperations.ts"
-import { makeScriptedHooks } from "../../harness/HookPoints.ts"
+import { capturedHookPoints, makeScriptedHooks } from "../../harness/HookPoints.ts"
 import type { Json } from "../../harness/Property.ts"
 import { runScheduled, type ScheduledStep } from "../../harness/StepScheduler.ts"
 import { type DispatchRacePoint, type Operation, RACER_RULES } from "../../models/alarms/index.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { modelOperation, withoutReasons } from "./commands.ts"
-import { dispatchJson, dispatchOptions, type ForkedWrite, runMutation, scriptedDispatch } from "./driver.ts"
+import { dispatchJson, dispatchOptions, type ForkedWrite, HANDLER_END_POINT, HANDLER_START_POINT, runMutation, scriptedDispatch } from "./driver.ts"
 import { ALARMS_RACE_INTERLEAVING, type RaceHandlerSpec, type RacePlacement } from "./raceScenario.ts"
 import { exitJson, type RaceSession } from "./raceSession.ts"
 import type { Command, HandlerEntrySpec, MutationSpec } from "./scenario.ts"
 import { harnessError } from "./session.ts"
 
-/** The hook point each race point pauses the batch at (`afterFailureCommit` goes on to the commit). */
+/**
+ * The hook point each race point pauses the batch at (`afterFailureCommit` goes on to the commit). The
+ * handler's two points are the harness's own, in its scripted handler (`HANDLER_START_POINT`), so a
+ * racer lands inside a handler pass whether or not the scheduler has hook points.
+ */
 const POINT_HOOK: Record<DispatchRacePoint, string> = {
   afterSelectDue: "alarms.dispatch.afterSelectDue",
-  beforeHandler: "alarms.dispatch.beforeHandler",
-  afterHandler: "alarms.dispatch.afterHandler",
+  beforeHandler: HANDLER_START_POINT,
+  afterHandler: HANDLER_END_POINT,
   afterAcknowledge: "alarms.dispatch.afterAcknowledge",
   beforeFailureWrite: "alarms.dispatch.beforeFailureWrite",
   afterFailureCommit: "alarms.dispatch.beforeFailureWrite"
 }
 
-/** The batch's hook points a step schedule may stop at (between transactions). */
+/** The batch's points a step schedule may stop at (between transactions; the handler's are the harness's). */
 const SCHEDULING_HOOKS: ReadonlyMap<string, DispatchRacePoint> = new Map([
   ["alarms.dispatch.afterSelectDue", "afterSelectDue"],
-  ["alarms.dispatch.beforeHandler", "beforeHandler"],
-  ["alarms.dispatch.afterHandler", "afterHandler"],
+  [HANDLER_START_POINT, "beforeHandler"],
+  [HANDLER_END_POINT, "afterHandler"],
   ["alarms.dispatch.afterAcknowledge", "afterAcknowledge"],
   ["alarms.dispatch.beforeFailureWrite", "beforeFailureWrite"],
   ["alarms.afterCommitBeforeReport", "afterFailureCommit"]
@@ -95,8 +100,9 @@ export const dispatchOperation = (handlers: ReadonlyArray<HandlerEntrySpec>, atM
 const calls = (session: RaceSession, handlers: ReadonlyArray<HandlerEntrySpec>, racer: MutationSpec, atMs: number) => {
   const forked: Array<ForkedWrite> = []
   const visits: Array<string> = []
-  const dispatch = session.provide(Effect.suspend(() => {
-    const scripted = scriptedDispatch(session.scheduler, handlers, atMs, forked, visits)
+  // The handler's points are captured before the call, so a scheduler that silences hook points still reaches them.
+  const dispatch = session.provide(Effect.flatMap(capturedHookPoints, (atHandlerPoint) => {
+    const scripted = scriptedDispatch(session.scheduler, handlers, atMs, forked, visits, atHandlerPoint)
     return Effect.map(session.scheduler.processDueAlarms(scripted.handle, dispatchOptions(undefined, scripted.onFailure)), dispatchJson)
   }))
   const racing = session.provide(Effect.as(runMutation(session.scheduler, racer, atMs), null as Json))

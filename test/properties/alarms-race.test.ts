@@ -14,7 +14,7 @@ import { executeScenario, runProperty } from "../../harness/Runner.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import type { RaceScenario } from "../../properties/alarms/raceScenario.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
-import { withoutHookPoints } from "../subjects/alarmsVariants.ts"
+import { hooklessOf, withoutHookPoints } from "../subjects/alarmsVariants.ts"
 import { catchKnownBad } from "../../harness/knownBad.ts"
 import { knownBadAlarms } from "../known-bad/alarms/index.ts"
 import { usePostgresAdapter } from "../support/nodeAdapters.ts"
@@ -39,16 +39,23 @@ describe("alarms/race on sqlite", () => {
 })
 
 describe("alarms/race without hook points", () => {
-  it("a scheduler without hook points passes: the racer then runs before or after the batch", async () => {
+  it("a scheduler without hook points passes, and the racer still lands inside handler passes (the harness's own handler points)", async () => {
     const adapter = makeSqliteAdapter()
     const scenarios = fc.sample(raceOf().scenario(adapter.capabilities), { numRuns: 40, seed: 12 }) as ReadonlyArray<RaceScenario>
+    const landings = new Set<string>()
     for (const scenario of scenarios) {
       const trace = await Effect.runPromise(executeScenario(raceOf(withoutHookPoints), adapter, scenario as unknown as Json))
       expect(trace.divergence, `${JSON.stringify(scenario)}: ${trace.divergence?.explanation}`).toBeNull()
       const race = trace.steps.find((step) => step.operation === "race")!
-      expect(["before", "after"]).toContain((race.implementation as { readonly ranAt: Json }).ranAt)
+      landings.add(String((race.implementation as { readonly ranAt: Json }).ranAt))
     }
+    expect([...landings].sort()).toEqual(["after", "afterHandler", "before", "beforeHandler"])
   }, 60_000)
+
+  it("an acknowledgement that ignores the racer's write is caught without hook points too", async () => {
+    const bad = knownBadAlarms.find((entry) => entry.name === "ack-ignores-external-write")!
+    await expectCaughtByRace({ ...bad, implementation: hooklessOf(bad.implementation) }, makeSqliteAdapter())
+  }, 120_000)
 })
 
 /** `bad` is caught by `alarms/race` on `adapter`, each counterexample naming a requirement it breaks in at most 5 steps. */

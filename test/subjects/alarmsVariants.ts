@@ -25,12 +25,14 @@ const wrapScheduler = (scheduler: AlarmScheduler, around: <A, E, R>(effect: Effe
   processDueAlarms: (handle, options) => around(scheduler.processDueAlarms(handle, options))
 })
 
+/** `implementation` with every hook point removed (its calls run with the production no-op hook points). */
+export const hooklessOf = (implementation: AlarmsImplementation, name = `${implementation.name}-without-hook-points`): AlarmsImplementation => ({
+  name,
+  make: (deps) => Effect.map(hookless(implementation.make(deps)), (scheduler) => wrapScheduler(scheduler, hookless))
+})
+
 /** The shipped scheduler with every hook point removed. */
-export const withoutHookPoints: AlarmsImplementation = {
-  name: "shipped-without-hook-points",
-  make: (deps) =>
-    Effect.map(hookless(shippedAlarms.make(deps)), (scheduler) => wrapScheduler(scheduler, hookless))
-}
+export const withoutHookPoints: AlarmsImplementation = hooklessOf(shippedAlarms, "shipped-without-hook-points")
 
 /** The shipped scheduler whose handler and `onFailure` turn every cause into an ordinary failure. */
 export const catchingEverything: AlarmsImplementation = {
