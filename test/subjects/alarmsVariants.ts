@@ -11,24 +11,14 @@
  * Not a test file itself.
  */
 import { Cause, Effect } from "effect"
-import { withoutHookPoints as hookless } from "../support/withoutHookPoints.ts"
+import { hooklessService, withoutHookPoints as hookless } from "../support/withoutHookPoints.ts"
 import type { AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
-
-/** Wraps every method of a scheduler with `around`. */
-const wrapScheduler = (scheduler: AlarmScheduler, around: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>): AlarmScheduler => ({
-  scheduleAlarm: (input) => around(scheduler.scheduleAlarm(input)),
-  scheduleAlarmEarlier: (input) => around(scheduler.scheduleAlarmEarlier(input)),
-  cancelAlarm: (input) => around(scheduler.cancelAlarm(input)),
-  getAlarmStatus: (input) => around(scheduler.getAlarmStatus(input)),
-  transaction: (closure) => around(scheduler.transaction(closure)),
-  processDueAlarms: (handle, options) => around(scheduler.processDueAlarms(handle, options))
-})
 
 /** `implementation` with every hook point removed (its calls run with the production no-op hook points). */
 export const hooklessOf = (implementation: AlarmsImplementation, name = `${implementation.name}-without-hook-points`): AlarmsImplementation => ({
   name,
-  make: (deps) => Effect.map(hookless(implementation.make(deps)), (scheduler) => wrapScheduler(scheduler, hookless))
+  make: (deps) => Effect.map(hookless(implementation.make(deps)), hooklessService)
 })
 
 /** The shipped scheduler with every hook point removed. */

@@ -2,7 +2,8 @@
  * Running an implementation's effects without hook points: DESIGN.md ("Verdicts hold for code we did
  * not write") requires that an implementation faithful to upstream, without our hook points, passes.
  * `withoutHookPoints(effect)` gives `effect` the production default (every hook point a no-op), so
- * the harness's scripted controller never sees it pause.
+ * the harness's scripted controller never sees it pause; `hooklessService(service)` does so for every
+ * method of a service, and fibers the implementation forks inside a call inherit the no-op too.
  */
 import { Effect, Stream } from "effect"
 import { HookPoints, type HookPointsService } from "../../harness/HookPoints.ts"
@@ -17,3 +18,17 @@ export const withoutHookPoints = <A, E, R>(effect: Effect.Effect<A, E, R>): Effe
 /** `stream` run as if the implementation had no hook points. */
 export const streamWithoutHookPoints = <A, E, R>(stream: Stream.Stream<A, E, R>): Stream.Stream<A, E, R> =>
   Stream.provideService(stream, HookPoints, NO_HOOK_POINTS)
+
+/**
+ * `service` with every method's effect or stream run without hook points (other members as they are).
+ *
+ * @example const store = hooklessService(yield* shippedContent.make(options))
+ */
+export const hooklessService = <S extends object>(service: S): S =>
+  Object.fromEntries(Object.entries(service).map(([key, member]) => [
+    key,
+    typeof member !== "function" ? member : (...args: Array<unknown>) => {
+      const result: unknown = (member as (...inner: Array<unknown>) => unknown).apply(service, args)
+      return Effect.isEffect(result) ? withoutHookPoints(result) : Stream.isStream(result) ? streamWithoutHookPoints(result) : result
+    }
+  ])) as S

@@ -11,6 +11,8 @@ import { type ClockPieces, defaultClockPieces } from "../../../subjects/clocks/p
 import * as Records from "../../../subjects/clocks/records.ts"
 import { clocksPieceKit } from "../../known-bad/clocks/kit.ts"
 import { descendingOrderSql } from "./descendingOrderSql.ts"
+import { shippedClocks } from "../../../subjects/clocks/index.ts"
+import { hooklessService, withoutHookPoints } from "../../support/withoutHookPoints.ts"
 
 /** The key columns the store orders its pending clocks by (`pendingClocks`). */
 export const CLOCK_ORDER_COLUMNS = ["flow_name", "execution_id", "clock_name"] as const
@@ -119,5 +121,9 @@ export const clocksAllowedVariants: ReadonlyArray<AllowedVariant<ClocksImplement
   wrappedAllowedVariant(
     { name: "same-instant-fires-reordered", freedom: "C9 fires each clock at its dueAt and no rule orders the fires of clocks due at one instant: of each pair armed, the later fires first" },
     sameInstantReordered
+  ),
+  wrappedAllowedVariant(
+    { name: "without-hook-points", freedom: "hook points are optional refinements (DESIGN.md: an implementation faithful to upstream, without our hook points, must pass); fibers the engine forks inherit the no-op" },
+    (name) => ({ name, make: (environment) => Effect.map(withoutHookPoints(shippedClocks.make(environment)), hooklessService) })
   )
 ]

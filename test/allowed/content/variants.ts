@@ -13,7 +13,7 @@ import { shippedContent } from "../../../subjects/content/index.ts"
 import { type ContentPieces, defaultContentPieces } from "../../../subjects/content/pieces.ts"
 import { CONTENTS_TABLE, REFS_TABLE, tenantRoutingKey } from "../../../subjects/content/schema.ts"
 import { contentPieceKit } from "../../known-bad/content/kit.ts"
-import { streamWithoutHookPoints, withoutHookPoints } from "../../support/withoutHookPoints.ts"
+import { hooklessService } from "../../support/withoutHookPoints.ts"
 
 /** The tenants of each pass in reverse order of id (upstream's query has no ORDER BY). */
 export const reversedTenantsOfPass: ContentPieces["tenantsOfPass"] = (statements, force, nowMs, intervalMs, limit) =>
@@ -112,19 +112,6 @@ const prefixedGrantStore = (store: ContentStore): ContentStore => ({
   verify: (grant, bound) => store.verify(unprefixed(grant), bound)
 })
 
-/** The shipped store with no hook point reached by any operation (the production default). */
-export const hooklessStore = (store: ContentStore): ContentStore => ({
-  uploadBytes: (tenant, bytes) => withoutHookPoints(store.uploadBytes(tenant, bytes)),
-  uploadStream: (tenant, body, limit) => withoutHookPoints(store.uploadStream(tenant, body, limit)),
-  grant: (tenant, hash, size) => withoutHookPoints(store.grant(tenant, hash, size)),
-  attach: (attachment) => withoutHookPoints(store.attach(attachment)),
-  detach: (attachment) => withoutHookPoints(store.detach(attachment)),
-  read: (tenant, hash, size) => withoutHookPoints(store.read(tenant, hash, size)),
-  stream: (tenant, hash, size, timeoutMs) => streamWithoutHookPoints(store.stream(tenant, hash, size, timeoutMs)),
-  sweep: (force) => withoutHookPoints(store.sweep(force)),
-  verify: (grant, bound) => withoutHookPoints(store.verify(grant, bound))
-})
-
 /** The allowed variants of the content store. */
 export const contentAllowedVariants: ReadonlyArray<AllowedVariant<ContentImplementation>> = [
   buildAllowedVariant(contentPieceKit, {
@@ -170,4 +157,4 @@ export const contentAllowedVariants: ReadonlyArray<AllowedVariant<ContentImpleme
 export const contentWithoutHookPoints: AllowedVariant<ContentImplementation> = wrappedAllowedVariant({
   name: "without-hook-points",
   freedom: "hook points are optional refinements (DESIGN.md: an implementation faithful to upstream, without our hook points, must pass)"
-}, (reportName) => ({ name: reportName, make: (options) => Effect.map(shippedContent.make(options), hooklessStore) }))
+}, (reportName) => ({ name: reportName, make: (options) => Effect.map(shippedContent.make(options), hooklessService) }))
