@@ -55,11 +55,15 @@ export type ContentOperation =
     readonly fault?: ReachedFault
   }
   | { readonly kind: "grant"; readonly tenant: string; readonly hash: string; readonly size: number; readonly atMs: number; readonly fault?: ReachedFault }
-  | (AttachmentPlace & { readonly kind: "attach"; readonly hash: string; readonly size: number; readonly grant: GrantFacts; readonly atMs: number; readonly fault?: ReachedFault })
+  | (AttachmentPlace & { readonly kind: "attach"; readonly hash: string; readonly size: number; readonly grant: GrantFacts; readonly atMs: number; readonly fault?: ReachedFault; readonly refusalChoice?: 1 })
   | (AttachmentPlace & { readonly kind: "detach"; readonly fault?: ReachedFault })
   | { readonly kind: "read"; readonly tenant: string; readonly hash: string; readonly size: number }
   | { readonly kind: "stream"; readonly tenant: string; readonly hash: string; readonly size: number; readonly interrupt: boolean }
-  | { readonly kind: "verify"; readonly tenant: string; readonly hash: string; readonly size: number; readonly grant: GrantFacts; readonly atMs: number }
+  /**
+   * `refusalChoice` (attach, verify): the second of the two reasons K5 allows a refusal to give, where it
+   * allows two (`verdictOf`); set only by `operationAlternatives`.
+   */
+  | { readonly kind: "verify"; readonly tenant: string; readonly hash: string; readonly size: number; readonly grant: GrantFacts; readonly atMs: number; readonly refusalChoice?: 1 }
   | {
     readonly kind: "sweep"
     readonly force: boolean

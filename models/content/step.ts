@@ -77,7 +77,7 @@ export const contentStep = (state: ContentModelState, op: ContentOperation): Con
     case "stream":
       return readStep(state, op)
     case "verify": {
-      const verdict = verdictOf(state, op.grant, op, op.atMs)
+      const verdict = verdictOf(state, op.grant, op, op.atMs, op.refusalChoice ?? 0)
       const rules = verdict.ok || verdict.reason === "expired" ? ["K5"] : ["K5", "K4"]
       return { state, result: verdict.ok ? success({ expiresAt: verdict.expiresAt }) : failure(verdict.reason), rules, why: "verify checks the MAC, tenant, hash, size and now + S", situations: rules }
     }

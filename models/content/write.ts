@@ -86,39 +86,41 @@ export const grant = (state: ContentModelState, op: Extract<ContentOperation, { 
 }
 
 /**
- * The refusal reason of a tampered grant (`GrantFacts` "tampered"): `malformed` or `invalid`, as the
- * store's encoding decides; the harness compares either as this one.
+ * The reasons a refusal may give where K5 leaves the choice to the store, the one the shipped store
+ * gives first: a tampered grant (`GrantFacts` "tampered") is `malformed` or `invalid`, as the store's
+ * encoding decides; a grant the store signed that is both bound to other content and expired at or
+ * before `now + S` is `invalid` or `expired` (K5 names both and fixes no priority between them).
+ * `refusalChoice` picks one (`alternatives.ts` spells out both).
  */
-export const TAMPERED_REFUSAL = "malformed|invalid"
+const TWO_REASONS = {
+  tampered: ["malformed", "invalid"],
+  mismatchedExpired: ["invalid", "expired"]
+} as const
+
+/** A refusal reason of K5. */
+export type RefusalReason = "malformed" | "invalid" | "expired"
 
 /**
- * The refusal reason of a grant the store signed that is both bound to other content (`invalid`) and
- * expired at or before `now + S` (`expired`): K5 names both reasons and fixes no priority between
- * them, so the harness compares either as this one.
+ * K4/K5: why a grant is refused for `bound` at `atMs`, or its expiry. Where K5 allows two reasons,
+ * `refusalChoice` (0, the canonical one, or 1) picks which; `twoReasons` says the refusal had a choice.
  */
-export const MISMATCHED_EXPIRED_REFUSAL = "invalid|expired"
-
-/** The reasons a refusal stands for: one, or each of an alternative (`TAMPERED_REFUSAL`, `MISMATCHED_EXPIRED_REFUSAL`). */
-export const refusalReasons = (reason: string): ReadonlyArray<string> => reason.split("|")
-
-/** K4/K5: why a grant is refused for `bound` at `atMs`, or its expiry. */
-export const verdictOf = (state: ContentModelState, grantFacts: GrantFacts, bound: { readonly tenant: string; readonly hash: string; readonly size: number }, atMs: number):
+export const verdictOf = (state: ContentModelState, grantFacts: GrantFacts, bound: { readonly tenant: string; readonly hash: string; readonly size: number }, atMs: number, refusalChoice: 0 | 1 = 0):
   | { readonly ok: true; readonly expiresAt: number }
-  | { readonly ok: false; readonly reason: "malformed" | "invalid" | "expired" | typeof TAMPERED_REFUSAL | typeof MISMATCHED_EXPIRED_REFUSAL } => {
-  if (grantFacts.kind === "malformed") return { ok: false, reason: "malformed" }
-  if (grantFacts.kind === "tampered") return { ok: false, reason: TAMPERED_REFUSAL }
-  if (grantFacts.kind === "forged") return { ok: false, reason: "invalid" }
+  | { readonly ok: false; readonly reason: RefusalReason; readonly twoReasons: boolean } => {
+  if (grantFacts.kind === "malformed") return { ok: false, reason: "malformed", twoReasons: false }
+  if (grantFacts.kind === "tampered") return { ok: false, reason: TWO_REASONS.tampered[refusalChoice], twoReasons: true }
+  if (grantFacts.kind === "forged") return { ok: false, reason: "invalid", twoReasons: false }
   const expired = grantFacts.expiresAt <= atMs + state.config.skewMs
   if (grantFacts.tenant !== bound.tenant || grantFacts.hash !== bound.hash || grantFacts.size !== bound.size) {
-    return { ok: false, reason: expired ? MISMATCHED_EXPIRED_REFUSAL : "invalid" }
+    return expired ? { ok: false, reason: TWO_REASONS.mismatchedExpired[refusalChoice], twoReasons: true } : { ok: false, reason: "invalid", twoReasons: false }
   }
-  if (expired) return { ok: false, reason: "expired" }
+  if (expired) return { ok: false, reason: "expired", twoReasons: false }
   return { ok: true, expiresAt: grantFacts.expiresAt }
 }
 
 /** K5: verifies the grant (only the grant: no content row is read) and records the reference. */
 export const attach = (state: ContentModelState, op: Extract<ContentOperation, { kind: "attach" }>): ModelOutcome => {
-  const verdict = verdictOf(state, op.grant, op, op.atMs)
+  const verdict = verdictOf(state, op.grant, op, op.atMs, op.refusalChoice ?? 0)
   if (!verdict.ok) {
     const rules = verdict.reason === "expired" ? ["K5"] : ["K5", "K4"]
     // An implementation that checks the grant inside its transaction met a failed statement that struck first.

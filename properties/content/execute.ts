@@ -11,7 +11,7 @@ import { type Check, type ExecutedStep, resultJson, runModelBased, toJson } from
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { contentModel, type ContentModelState, type ContentOperation, contentSituations, earliestDeletionMs, refusalReasons, sweepAlternatives, verdictOf } from "../../models/content/index.ts"
+import { contentModel, type ContentModelState, type ContentOperation, contentSituations, earliestDeletionMs, operationAlternatives } from "../../models/content/index.ts"
 import { firstConsistent } from "../../harness/Alternatives.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
@@ -41,23 +41,6 @@ export interface RunState {
   model: ContentModelState
   readonly wallet: Array<WalletEntry>
   readonly hashes: ReadonlyArray<string>
-}
-
-/**
- * A result refusing a grant for one of the reasons the model allows it (`TAMPERED_REFUSAL`: a tampered
- * grant is `malformed` or `invalid`, as the store's encoding decides; `MISMATCHED_EXPIRED_REFUSAL`: a
- * grant both bound to other content and expired is `invalid` or `expired`, K5 fixing no priority),
- * named as the model names the alternative. Any other result is returned as it is.
- */
-const asAllowedRefusal = (state: ContentModelState, operation: ContentOperation, actual: Json): Json => {
-  if (operation.kind !== "attach" && operation.kind !== "verify") return actual
-  const verdict = verdictOf(state, operation.grant, operation, operation.atMs)
-  if (verdict.ok || refusalReasons(verdict.reason).length < 2) return actual
-  const record = actual as { readonly _tag?: Json; readonly error?: Json } | null
-  if (record === null || record._tag !== "Failure" || typeof record.error !== "string") return actual
-  const prefix = operation.kind === "attach" ? "InvalidContentRef:" : ""
-  const reason = record.error.startsWith(prefix) ? record.error.slice(prefix.length) : undefined
-  return reason !== undefined && refusalReasons(verdict.reason).includes(reason) ? { ...record, error: `${prefix}${verdict.reason}` } : actual
 }
 
 /** Where an `advanceNear` command moves the clock, or null when its target is not in the future. */
@@ -112,10 +95,10 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
     const reached = withReachedFault(resolved.operation, called.reached)
     const before = run.model
     const observed = yield* observeStorage(database.sql, MODEL_CONFIG.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
-    const actual = asAllowedRefusal(before, reached, resultJson(
+    const actual = resultJson(
       called.outcome._tag === "Completed" ? { _tag: "Completed", exit: Exit.map(called.outcome.exit, (value) => value.json) } : called.outcome,
       errorTag
-    ))
+    )
     const predict = (operation: ContentOperation) => {
       const outcome = contentModel.step(before, operation)
       // A sweep stopped where the model has no transaction: each row may be as before or as after.
@@ -124,8 +107,8 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
       const result: Check = { observable: `${operation.kind} result`, expected, actual, rules: outcome.rules, why: outcome.why }
       return { operation, outcome, model, expected, checks: resultFirst(storageChecks(operation, before, model, observed, outcome.rules), result, operation.kind === "sweep") }
     }
-    // A sweep may take its tenants in any order (K6): judged by the first order that explains it.
-    const { operation, outcome, model, expected, checks } = firstConsistent(reached.kind === "sweep" ? sweepAlternatives(before, reached) : [reached], predict, (prediction) => prediction.checks)
+    // Where the rules leave a choice (a sweep's tenant order, K6; a refusal's reason, K5): judged by the first alternative that explains it.
+    const { operation, outcome, model, expected, checks } = firstConsistent(operationAlternatives(before, reached), predict, (prediction) => prediction.checks)
     run.model = model
     if (called.outcome._tag === "Completed" && called.outcome.exit._tag === "Success" && called.outcome.exit.value.grant !== undefined && outcome.result._tag === "Success") {
       const facts = resolved.facts?.(toJson(outcome.result.value))
