@@ -58,8 +58,8 @@ export interface ScriptedHooks {
   readonly service: HookPointsService
   /** Hits so far, in order (bounded by `MAX_RECORDED_HOOK_HITS`). */
   readonly hits: () => ReadonlyArray<HookHit>
-  /** Arms a pause: the next hit of `hook` by operation `label` waits until `release(label)`. */
-  readonly pauseAt: (label: string, hook: string) => Effect.Effect<void>
+  /** Arms a pause: the next hit of `hook` (or of any of several) by operation `label` waits until `release(label)`. */
+  readonly pauseAt: (label: string, hook: string | ReadonlyArray<string>) => Effect.Effect<void>
   /** Waits until operation `label` is paused at its armed hook. */
   readonly awaitPaused: (label: string) => Effect.Effect<PausedAt>
   /** Releases operation `label` from its pause. */
@@ -67,7 +67,7 @@ export interface ScriptedHooks {
 }
 
 interface PauseGate {
-  readonly hook: string
+  readonly hooks: ReadonlyArray<string>
   readonly reached: Deferred.Deferred<PausedAt>
   readonly released: Deferred.Deferred<void>
 }
@@ -84,7 +84,7 @@ export const makeScriptedHooks: Effect.Effect<ScriptedHooks> = Effect.sync(() =>
       occurrences.set(name, occurrence)
       if (hits.length < MAX_RECORDED_HOOK_HITS) hits.push({ hook: name, label, occurrence })
       const gate = gates.get(label)
-      if (gate === undefined || gate.hook !== name) return Effect.void
+      if (gate === undefined || !gate.hooks.includes(name)) return Effect.void
       gates.delete(label)
       return Deferred.succeed(gate.reached, { hook: name, label }).pipe(
         Effect.andThen(Deferred.await(gate.released))
@@ -103,7 +103,7 @@ export const makeScriptedHooks: Effect.Effect<ScriptedHooks> = Effect.sync(() =>
     hits: () => hits,
     pauseAt: (label, hook) =>
       Effect.gen(function*() {
-        const gate: PauseGate = { hook, reached: yield* Deferred.make<PausedAt>(), released: yield* Deferred.make<void>() }
+        const gate: PauseGate = { hooks: typeof hook === "string" ? [hook] : hook, reached: yield* Deferred.make<PausedAt>(), released: yield* Deferred.make<void>() }
         gates.set(label, gate)
         armed.set(label, gate)
       }),

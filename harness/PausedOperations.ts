@@ -29,8 +29,8 @@ export interface StartedOperation<A, E> {
 export const pausedOrDone = <A, E>(hooks: ScriptedHooks, label: string, fiber: Fiber.Fiber<A, E>): Effect.Effect<boolean> =>
   Effect.raceFirst(Effect.as(hooks.awaitPaused(label), true), Effect.as(Fiber.await(fiber), false))
 
-/** Starts `effect` as operation `label`, paused at `hook` (or finished when it never gets there). */
-export const startPaused = <A, E, R>(hooks: ScriptedHooks, label: string, hook: string, effect: Effect.Effect<A, E, R>): Effect.Effect<StartedOperation<A, E>, never, R> =>
+/** Starts `effect` as operation `label`, paused at `hook` or the first of several (or finished when it never gets there). */
+export const startPaused = <A, E, R>(hooks: ScriptedHooks, label: string, hook: string | ReadonlyArray<string>, effect: Effect.Effect<A, E, R>): Effect.Effect<StartedOperation<A, E>, never, R> =>
   Effect.gen(function*() {
     yield* hooks.pauseAt(label, hook)
     const fiber = yield* Effect.forkChild(withScriptedHooks(hooks, labelled(label, effect)))

@@ -66,6 +66,14 @@ export interface StorageBoundary {
   readonly transactionsCommitted: () => number
   /** How the armed `statementFails` fault ended, once its transaction ended (null before, or for other faults). */
   readonly statementFaultOutcome: () => StatementFaultOutcome | null
+  /**
+   * Sets an effect every outermost transaction runs just before it begins (in the fiber beginning it,
+   * so under that operation's label), or none. It is a scheduling point the boundary places itself: a
+   * race can pause an implementation between its transactions with no hook point of the
+   * implementation's, which cannot skip it. It runs before the transaction is counted, so fault
+   * ordinals do not change.
+   */
+  readonly setTransactionPoint: (point: Effect.Effect<void> | undefined) => void
 }
 
 const lostReplyError = () =>
@@ -119,6 +127,8 @@ interface OperationState {
   /** The transaction a `statementFails` fault is armed for, while it runs. */
   watch: StatementFaultWatch | null
   statementFaultOutcome: StatementFaultOutcome | null
+  /** Run before each outermost transaction begins (`setTransactionPoint`). */
+  transactionPoint: Effect.Effect<void> | undefined
 }
 
 /**
@@ -141,7 +151,8 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
     crashFiber: null,
     signal: null,
     watch: null,
-    statementFaultOutcome: null
+    statementFaultOutcome: null,
+    transactionPoint: undefined
   }
 
   /** Stops the calling fiber for good and tells `run` to interrupt the operation. */
@@ -219,7 +230,7 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
   const withTransaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(Effect.serviceOption(inner.transactionService), (open) =>
       // A nested call is a savepoint of the open transaction: not a transaction of its own.
-      Option.isSome(open) ? inner.withTransaction(body) : outermost(body))
+      Option.isSome(open) ? inner.withTransaction(body) : state.transactionPoint === undefined ? outermost(body) : Effect.andThen(state.transactionPoint, outermost(body)))
 
   const sql: SqlClient.SqlClient = new Proxy(inner, {
     get(target, property) {
@@ -270,6 +281,9 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
     crashed: () => state.crash,
     transactionsStarted: () => state.started,
     transactionsCommitted: () => state.committed,
-    statementFaultOutcome: () => state.statementFaultOutcome
+    statementFaultOutcome: () => state.statementFaultOutcome,
+    setTransactionPoint: (point) => {
+      state.transactionPoint = point
+    }
   }
 }

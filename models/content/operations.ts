@@ -70,10 +70,11 @@ export type ContentOperation =
     readonly atMs: number
     readonly fault?: ReachedFault
     /**
-     * An operation racing the sweep: run between the first reference scan and its delete, or after the
+     * An operation racing the sweep: run between a reference scan and its delete (the first batch's, or
+     * the `atBatch`-th batch's, counting the pass's batches that had candidates, 1-based), or after the
      * sweep, or (`beforeSweep`, an implementation without hook points) before the whole sweep.
      */
-    readonly competitor?: { readonly operation: RacingOperation; readonly betweenScanAndDelete: boolean; readonly beforeSweep?: boolean }
+    readonly competitor?: { readonly operation: RacingOperation; readonly betweenScanAndDelete: boolean; readonly beforeSweep?: boolean; readonly atBatch?: number }
     /**
      * The order the pass takes its tenants in. K6 does not fix it (upstream's query has no ORDER BY),
      * and it decides which tenant's scan a racer follows and which delete a fault stops. Absent: by id.

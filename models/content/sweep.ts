@@ -44,6 +44,8 @@ interface Pass {
   situations: Set<string>
   competitor: SweepRun["competitor"]
   deletes: Array<{ readonly targets: ReadonlyArray<string>; readonly deleted: Array<string> }>
+  /** Batches with candidates so far (each had its reference scan). */
+  batches: number
 }
 
 const byPage = (a: ModelContent, b: ModelContent): number =>
@@ -108,7 +110,8 @@ const sweepTenant = (pass: Pass, op: Extract<ContentOperation, { kind: "sweep" }
     if (candidates.length === 0) return
     after = candidates[candidates.length - 1]!
     const unreferenced = candidates.filter((content) => !isReferenced(pass.state, tenant, content.hash))
-    if (op.competitor?.betweenScanAndDelete === true && pass.competitor === undefined) {
+    pass.batches++
+    if (op.competitor?.betweenScanAndDelete === true && pass.competitor === undefined && pass.batches === (op.competitor.atBatch ?? 1)) {
       pass.competitor = race(pass.state, op.competitor.operation)
       pass.state = pass.competitor.state
     }
@@ -133,7 +136,7 @@ const sweepTenant = (pass: Pass, op: Extract<ContentOperation, { kind: "sweep" }
 
 /** K6: one sweep pass at `op.atMs`, with its racing operation and fault. */
 export const sweep = (state: ContentModelState, op: Extract<ContentOperation, { kind: "sweep" }>, race: ApplyRacing): SweepRun => {
-  const pass: Pass = { state, transactions: 0, stopped: null, deleted: 0, situations: new Set(["K6"]), competitor: undefined, deletes: [] }
+  const pass: Pass = { state, transactions: 0, stopped: null, deleted: 0, situations: new Set(["K6"]), competitor: undefined, deletes: [], batches: 0 }
   if (op.competitor?.beforeSweep === true) {
     pass.competitor = race(pass.state, op.competitor.operation)
     pass.state = pass.competitor.state

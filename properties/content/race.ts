@@ -23,6 +23,8 @@ import { firstConsistent } from "../../harness/Alternatives.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
 import { storageChecks } from "./checks.ts"
+import { makeScanWatch, SCANNED_BEFORE_TRANSACTION } from "./scanPoint.ts"
+import type { StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { errorTag, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
@@ -89,6 +91,8 @@ interface RaceRun {
   readonly betweenScanAndDelete: boolean
   /** The racer ran to its end before the sweep started (it has no hook points to pause at). */
   readonly beforeSweep?: boolean
+  /** The candidate batch (1-based) whose scan the racer followed, when the boundary's point placed it (`scanPoint.ts`). */
+  readonly atBatch?: number
   /** Observed row-lock wait (lock modes only). */
   readonly blocked?: boolean
   /** The steps a scheduled race took (`label@from`), for the trace. */
@@ -112,18 +116,28 @@ const racerStarted = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: C
     return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: false, beforeSweep: !racing.paused } satisfies RaceRun
   })
 
-/** `between` or `after` through hook points (every adapter). */
-const hookRace = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, between: boolean) =>
+/**
+ * `between` or `after` (every adapter). `between` pauses the sweep at its hook point after the first
+ * reference scan or, for a store without one, at the storage boundary's point before the first
+ * transaction that follows a scan (`scanPoint.ts`), whichever it reaches first.
+ */
+const hookRace = (hooks: ScriptedHooks, boundary: StorageBoundary, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, between: boolean) =>
   Effect.gen(function*() {
-    const swept = yield* startPaused(hooks, "sweep", "content.afterReferenceScan", sweeper.sweep(force))
-    if (between && swept.paused) {
+    const watch = between ? makeScanWatch(hooks, "sweep", boundary.sql.transactionService) : undefined
+    boundary.setTransactionPoint(watch?.point)
+    const sweep = watch === undefined ? sweeper.sweep(force) : watch.watched(sweeper.sweep(force))
+    const swept = yield* startPaused(hooks, "sweep", watch === undefined ? "content.afterReferenceScan" : ["content.afterReferenceScan", SCANNED_BEFORE_TRANSACTION], sweep)
+    if (watch !== undefined && swept.paused) {
+      const sweepHits = hooks.hits().filter((hit) => hit.label === "sweep")
+      const byBoundary = sweepHits[sweepHits.length - 1]?.hook === SCANNED_BEFORE_TRANSACTION
+      const atBatch = byBoundary ? { atBatch: watch.scans() } : {}
       const racing = yield* startPaused(hooks, "racer", racer.startHook, racer.call(racerStore))
       const racerExit = yield* finish(hooks, racing)
-      return { racer: racerExit, sweep: yield* finish(hooks, swept), betweenScanAndDelete: true } satisfies RaceRun
+      return { racer: racerExit, sweep: yield* finish(hooks, swept), betweenScanAndDelete: true, ...atBatch } satisfies RaceRun
     }
     const sweepExit = yield* finish(hooks, swept)
     return { sweep: sweepExit, racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
-  })
+  }).pipe(Effect.ensuring(Effect.sync(() => boundary.setTransactionPoint(undefined))))
 
 /** Where the racer's last step (its writes) ran relative to the sweep's steps. */
 const placement = (steps: ReadonlyArray<ScheduledStep>): { readonly beforeSweep: boolean; readonly betweenScanAndDelete: boolean } => {
@@ -218,18 +232,18 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
     const sweeper = session.store()
     session.boundary.arm(undefined)
     const raced = yield* Effect.gen(function*(): Effect.fn.Return<RaceRun, unknown> {
-      if (mode === "between" || mode === "after") return yield* hookRace(hooks, sweeper, sweeper, racer, command.force, mode === "between")
+      if (mode === "between" || mode === "after") return yield* hookRace(hooks, session.boundary, sweeper, sweeper, racer, command.force, mode === "between")
       if (mode === "racerStarted") return yield* racerStarted(hooks, sweeper, sweeper, racer, command.force)
       if (mode === "scheduled" && command.schedule !== undefined) return yield* scheduledRace(sweeper, racer, command.force, command.schedule)
       // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
-      if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* hookRace(hooks, sweeper, sweeper, racer, command.force, true)
+      if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* hookRace(hooks, session.boundary, sweeper, sweeper, racer, command.force, true)
       const racerStore = yield* implementation.make({ sql: database.connections[1]!, dialect: environment.dialect, settings: { ...session.settings, grantKey: GRANT_KEY, singleConnection: false } })
       const pids = { sweeper: yield* backendPidOf(database.connections[0]!), racer: yield* backendPidOf(database.connections[1]!) }
       return mode === "deleteHoldsLock"
         ? yield* deleteHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
         : yield* raiseHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!)
     }).pipe(Effect.mapError(harnessError("setting up a race")))
-    const placed = { ...sweepOp, competitor: { operation: racer.operation, betweenScanAndDelete: raced.betweenScanAndDelete, ...(raced.beforeSweep === true ? { beforeSweep: true } : {}) } }
+    const placed = { ...sweepOp, competitor: { operation: racer.operation, betweenScanAndDelete: raced.betweenScanAndDelete, ...(raced.beforeSweep === true ? { beforeSweep: true } : {}), ...(raced.atBatch === undefined ? {} : { atBatch: raced.atBatch }) } }
     return yield* raceChecks(run, database.sql, placed, raced, mode, (order) => (mode === "deleteHoldsLock" || mode === "raiseHoldsLock") && predictedBlock(run, order, racer, mode), command, atMs)
   })
 

@@ -18,6 +18,9 @@ import { type ContentImplementation, type ContentStore, DEFAULT_CONTENT_SETTINGS
 import type { ContentStatements } from "../../../subjects/content/store.ts"
 import { describeVariantsPass, type MeasuredSeconds, variantTimeoutMs } from "../../support/everyRequirementPasses.ts"
 import { contentAllowedVariants, contentWithoutHookPoints, GRANT_TEXT_PREFIX, reversedTenantsOfPass } from "./variants.ts"
+import { catchKnownBad } from "../../../harness/knownBad.ts"
+import { recheckOmitted } from "../../known-bad/content/recheck-omitted.ts"
+import { hooklessService } from "../../support/withoutHookPoints.ts"
 
 /** Measured seconds per variant on sqlite and, where it runs there, pglite. */
 const MEASURED_S: Readonly<Record<string, MeasuredSeconds>> = {
@@ -42,9 +45,17 @@ const withStore = <A>(implementation: ContentImplementation, body: (store: Conte
 describeVariantsPass("content", contentAllowedVariants, contentSuite, MEASURED_S)
 
 describe("allowed content variants: a store without hook points", () => {
-  it("without hook points: only CNT-010 and CNT-011 stay unknown (no race reaches a sweep between scan and delete)", async () => {
+  it("without hook points: every requirement passes, CNT-010 and CNT-011 through the storage boundary's point after a reference scan", async () => {
     const report = await Effect.runPromise(runConformance({ kind: "run", adapters: [sqliteAdapter], suites: [contentSuite(contentWithoutHookPoints.implementation)], runs: DEFAULT_RUNS, seed: DEFAULT_SEED, suiteHash: "unhashed" }))
-    expect(rejections(report).map((rejection) => `${rejection.requirementId} ${rejection.verdict}`)).toEqual(["CNT-010 unknown", "CNT-011 unknown"])
+    expect(rejections(report)).toEqual([])
+  }, variantTimeoutMs(5))
+
+  it("without hook points, a delete that trusts the candidate scan is still caught, naming CNT-010 or CNT-011", async () => {
+    const bad = recheckOmitted.implementation
+    const hookless: ContentImplementation = { name: `${bad.name}-without-hook-points`, make: (options) => Effect.map(bad.make(options), hooklessService) }
+    const result = await Effect.runPromise(catchKnownBad({ suite: contentSuite(hookless), adapter: makeSqliteAdapter(), propertyOrder: ["content/races"], stopAfterFailures: 1 }))
+    expect(result.caught, result.run.verdict).toBe(true)
+    for (const counterexample of result.counterexamples) expect(["CNT-010", "CNT-011"]).toContain(counterexample.divergence.requirementId)
   }, variantTimeoutMs(5))
 })
 
