@@ -42,7 +42,7 @@ export const startPaused = <A, E, R>(hooks: ScriptedHooks, label: string, hook: 
  * undefined, on without waiting. The next pause is armed right after the release, before the released
  * fiber runs again.
  */
-export const releaseTo = <A, E>(hooks: ScriptedHooks, operation: StartedOperation<A, E>, nextHook: string | undefined): Effect.Effect<StartedOperation<A, E>> =>
+export const releaseTo = <A, E>(hooks: ScriptedHooks, operation: StartedOperation<A, E>, nextHook: string | ReadonlyArray<string> | undefined): Effect.Effect<StartedOperation<A, E>> =>
   Effect.gen(function*() {
     if (!operation.paused) return operation
     yield* hooks.release(operation.label)

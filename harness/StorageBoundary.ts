@@ -67,13 +67,22 @@ export interface StorageBoundary {
   /** How the armed `statementFails` fault ended, once its transaction ended (null before, or for other faults). */
   readonly statementFaultOutcome: () => StatementFaultOutcome | null
   /**
-   * Sets an effect every outermost transaction runs just before it begins (in the fiber beginning it,
-   * so under that operation's label), or none. It is a scheduling point the boundary places itself: a
-   * race can pause an implementation between its transactions with no hook point of the
-   * implementation's, which cannot skip it. It runs before the transaction is counted, so fault
-   * ordinals do not change.
+   * Sets the scheduling points the boundary places itself around every outermost transaction (none:
+   * `undefined`). A race can pause an implementation there with no hook point of the implementation's,
+   * which cannot skip them (`TransactionPoints`).
    */
-  readonly setTransactionPoint: (point: Effect.Effect<void> | undefined) => void
+  readonly setTransactionPoints: (points: TransactionPoints | undefined) => void
+}
+
+/**
+ * Effects an outermost transaction runs at the boundary's own scheduling points, in the fiber that runs
+ * it (so under that operation's label). Neither changes the fault ordinals or what commits.
+ */
+export interface TransactionPoints {
+  /** Just before the transaction begins (before it is counted): between an operation's transactions. */
+  readonly beforeBegin?: Effect.Effect<void>
+  /** After its body succeeded, before COMMIT: the transaction holds every lock its body took. */
+  readonly beforeCommit?: Effect.Effect<void>
 }
 
 const lostReplyError = () =>
@@ -127,8 +136,8 @@ interface OperationState {
   /** The transaction a `statementFails` fault is armed for, while it runs. */
   watch: StatementFaultWatch | null
   statementFaultOutcome: StatementFaultOutcome | null
-  /** Run before each outermost transaction begins (`setTransactionPoint`). */
-  transactionPoint: Effect.Effect<void> | undefined
+  /** The boundary's scheduling points (`setTransactionPoints`). */
+  points: TransactionPoints | undefined
 }
 
 /**
@@ -152,7 +161,7 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
     signal: null,
     watch: null,
     statementFaultOutcome: null,
-    transactionPoint: undefined
+    points: undefined
   }
 
   /** Stops the calling fiber for good and tells `run` to interrupt the operation. */
@@ -196,8 +205,10 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
       })
     })
 
-  const outermost = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  const outermost = <A, E, R>(unpaused: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.suspend(() => {
+      const beforeCommit = state.points?.beforeCommit
+      const body = beforeCommit === undefined ? unpaused : Effect.tap(unpaused, () => beforeCommit)
       if (state.started >= MAX_TRANSACTIONS_PER_OPERATION) {
         return Effect.die(new Error(`an operation started more than ${MAX_TRANSACTIONS_PER_OPERATION} storage transactions`))
       }
@@ -230,7 +241,7 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
   const withTransaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(Effect.serviceOption(inner.transactionService), (open) =>
       // A nested call is a savepoint of the open transaction: not a transaction of its own.
-      Option.isSome(open) ? inner.withTransaction(body) : state.transactionPoint === undefined ? outermost(body) : Effect.andThen(state.transactionPoint, outermost(body)))
+      Option.isSome(open) ? inner.withTransaction(body) : Effect.andThen(Effect.suspend(() => state.points?.beforeBegin ?? Effect.void), outermost(body)))
 
   const sql: SqlClient.SqlClient = new Proxy(inner, {
     get(target, property) {
@@ -282,8 +293,8 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
     transactionsStarted: () => state.started,
     transactionsCommitted: () => state.committed,
     statementFaultOutcome: () => state.statementFaultOutcome,
-    setTransactionPoint: (point) => {
-      state.transactionPoint = point
+    setTransactionPoints: (points) => {
+      state.points = points
     }
   }
 }

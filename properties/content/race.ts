@@ -23,7 +23,7 @@ import { firstConsistent } from "../../harness/Alternatives.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
 import { storageChecks } from "./checks.ts"
-import { makeScanWatch, SCANNED_BEFORE_TRANSACTION } from "./scanPoint.ts"
+import { makeScanWatch, SCANNED_BEFORE_COMMIT, SCANNED_BEFORE_TRANSACTION, type ScanWatch } from "./scanPoint.ts"
 import type { StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { errorTag, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
@@ -116,28 +116,37 @@ const racerStarted = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: C
     return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: false, beforeSweep: !racing.paused } satisfies RaceRun
   })
 
+/** The hook or boundary point operation `label` last reached (where it is paused, when it is). */
+const lastPoint = (hooks: ScriptedHooks, label: string): string | undefined => {
+  const hits = hooks.hits().filter((hit) => hit.label === label)
+  return hits[hits.length - 1]?.hook
+}
+
+/** `effect` with `watch`'s points set on `boundary` while it runs. */
+const watching = <A, E, R>(boundary: StorageBoundary, watch: ScanWatch, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.suspend(() => {
+    boundary.setTransactionPoints(watch.points)
+    return effect
+  }).pipe(Effect.ensuring(Effect.sync(() => boundary.setTransactionPoints(undefined))))
+
 /**
  * `between` or `after` (every adapter). `between` pauses the sweep at its hook point after the first
  * reference scan or, for a store without one, at the storage boundary's point before the first
  * transaction that follows a scan (`scanPoint.ts`), whichever it reaches first.
  */
-const hookRace = (hooks: ScriptedHooks, boundary: StorageBoundary, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, between: boolean) =>
+const hookRace = (hooks: ScriptedHooks, watch: ScanWatch, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, between: boolean) =>
   Effect.gen(function*() {
-    const watch = between ? makeScanWatch(hooks, "sweep", boundary.sql.transactionService) : undefined
-    boundary.setTransactionPoint(watch?.point)
-    const sweep = watch === undefined ? sweeper.sweep(force) : watch.watched(sweeper.sweep(force))
-    const swept = yield* startPaused(hooks, "sweep", watch === undefined ? "content.afterReferenceScan" : ["content.afterReferenceScan", SCANNED_BEFORE_TRANSACTION], sweep)
-    if (watch !== undefined && swept.paused) {
-      const sweepHits = hooks.hits().filter((hit) => hit.label === "sweep")
-      const byBoundary = sweepHits[sweepHits.length - 1]?.hook === SCANNED_BEFORE_TRANSACTION
-      const atBatch = byBoundary ? { atBatch: watch.scans() } : {}
+    const sweep = between ? watch.watched(sweeper.sweep(force)) : sweeper.sweep(force)
+    const swept = yield* startPaused(hooks, "sweep", between ? ["content.afterReferenceScan", SCANNED_BEFORE_TRANSACTION] : "content.afterReferenceScan", sweep)
+    if (between && swept.paused) {
+      const atBatch = lastPoint(hooks, "sweep") === SCANNED_BEFORE_TRANSACTION ? { atBatch: watch.scans() } : {}
       const racing = yield* startPaused(hooks, "racer", racer.startHook, racer.call(racerStore))
       const racerExit = yield* finish(hooks, racing)
       return { racer: racerExit, sweep: yield* finish(hooks, swept), betweenScanAndDelete: true, ...atBatch } satisfies RaceRun
     }
     const sweepExit = yield* finish(hooks, swept)
     return { sweep: sweepExit, racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
-  }).pipe(Effect.ensuring(Effect.sync(() => boundary.setTransactionPoint(undefined))))
+  })
 
 /** Where the racer's last step (its writes) ran relative to the sweep's steps. */
 const placement = (steps: ReadonlyArray<ScheduledStep>): { readonly beforeSweep: boolean; readonly betweenScanAndDelete: boolean } => {
@@ -173,16 +182,26 @@ const scheduledRace = (sweeper: ContentStore, racer: Racer, force: boolean, sche
     } satisfies RaceRun
   })
 
-/** The delete holds its row locks while the racer runs into them (truly concurrent). */
-const deleteHoldsLock = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, pids: Pids, observer: SqlClient.SqlClient, expectBlock: boolean) =>
+/**
+ * The delete holds its row locks while the racer runs into them (truly concurrent). The sweep is held
+ * at its `afterDelete` hook point or, for a store without one, at the boundary's point before it
+ * commits the transaction that followed a reference scan (`scanPoint.ts`). The boundary cannot tell
+ * that transaction is the delete, so there a wait is evidence and no wait is none, and the racer's
+ * place follows what was seen.
+ */
+const deleteHoldsLock = (hooks: ScriptedHooks, watch: ScanWatch, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, pids: Pids, observer: SqlClient.SqlClient, expectBlock: boolean) =>
   Effect.gen(function*() {
-    const scanned = yield* startPaused(hooks, "sweep", "content.afterReferenceScan", sweeper.sweep(force))
-    const deleting = yield* releaseTo(hooks, scanned, "content.afterDelete")
-    // No hook point held the delete open (a store without them): one after the other, no lock evidence to judge.
+    const scanned = yield* startPaused(hooks, "sweep", ["content.afterReferenceScan", SCANNED_BEFORE_TRANSACTION], watch.watched(sweeper.sweep(force)))
+    const deleting = yield* releaseTo(hooks, scanned, ["content.afterDelete", SCANNED_BEFORE_COMMIT])
+    // Nothing held the delete open: one after the other, no lock evidence to judge.
     if (!deleting.paused) return { sweep: yield* finish(hooks, deleting), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
+    const byBoundary = lastPoint(hooks, "sweep") === SCANNED_BEFORE_COMMIT
     const racing: StartedOperation<Json, unknown> = { label: "racer", fiber: yield* Effect.forkChild(racer.call(racerStore)), paused: false }
     const blocked = yield* awaitBlocked(observer, pids.racer, pids.sweeper, fiberDone(racing))
     const sweepExit = yield* finish(hooks, deleting)
+    if (byBoundary) {
+      return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: !blocked, ...(blocked ? { blocked } : { atBatch: watch.scans() }) } satisfies RaceRun
+    }
     return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: !expectBlock, blocked, placedByPredictedBlock: true } satisfies RaceRun
   })
 
@@ -229,18 +248,19 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
     const sweepOp = { kind: "sweep" as const, force: command.force, atMs }
     const expectBlock = (mode === "deleteHoldsLock" || mode === "raiseHoldsLock") && predictedBlock(run, sweepOp, racer, mode)
     const hooks = yield* makeScriptedHooks
+    const watch = makeScanWatch(hooks, "sweep", session.boundary.sql.transactionService)
     const sweeper = session.store()
     session.boundary.arm(undefined)
     const raced = yield* Effect.gen(function*(): Effect.fn.Return<RaceRun, unknown> {
-      if (mode === "between" || mode === "after") return yield* hookRace(hooks, session.boundary, sweeper, sweeper, racer, command.force, mode === "between")
+      if (mode === "between" || mode === "after") return yield* watching(session.boundary, watch, hookRace(hooks, watch, sweeper, sweeper, racer, command.force, mode === "between"))
       if (mode === "racerStarted") return yield* racerStarted(hooks, sweeper, sweeper, racer, command.force)
       if (mode === "scheduled" && command.schedule !== undefined) return yield* scheduledRace(sweeper, racer, command.force, command.schedule)
       // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
-      if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* hookRace(hooks, session.boundary, sweeper, sweeper, racer, command.force, true)
+      if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* watching(session.boundary, watch, hookRace(hooks, watch, sweeper, sweeper, racer, command.force, true))
       const racerStore = yield* implementation.make({ sql: database.connections[1]!, dialect: environment.dialect, settings: { ...session.settings, grantKey: GRANT_KEY, singleConnection: false } })
       const pids = { sweeper: yield* backendPidOf(database.connections[0]!), racer: yield* backendPidOf(database.connections[1]!) }
       return mode === "deleteHoldsLock"
-        ? yield* deleteHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
+        ? yield* watching(session.boundary, watch, deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock))
         : yield* raiseHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!)
     }).pipe(Effect.mapError(harnessError("setting up a race")))
     const placed = { ...sweepOp, competitor: { operation: racer.operation, betweenScanAndDelete: raced.betweenScanAndDelete, ...(raced.beforeSweep === true ? { beforeSweep: true } : {}), ...(raced.atBatch === undefined ? {} : { atBatch: raced.atBatch }) } }

@@ -1,9 +1,14 @@
 /**
- * A race point between a sweep's reference scan and its delete that needs no hook point of the store:
- * the storage boundary's own point before each outermost transaction (`StorageBoundary.setTransactionPoint`),
- * taken only when the sweep read `actor_content_refs` (upstream's table, which every store keeps) since
- * its last transaction began. The statements are seen through `effect/sql`'s statement transformer,
- * which every statement runs before it takes a connection, so the store cannot skip either.
+ * Race points around a sweep's reference scan and delete that need no hook point of the store: the storage boundary's own points around each outermost transaction
+ * (`StorageBoundary.setTransactionPoints`), taken by the sweep only after it read `actor_content_refs`
+ * (upstream's table, which every store keeps). The statements are seen through `effect/sql`'s statement
+ * transformer, which every statement runs before it takes a connection, so the store cannot skip
+ * either.
+ *
+ * - `SCANNED_BEFORE_TRANSACTION`: the sweep is about to begin a transaction and has scanned since its
+ *   last one began: between a batch's scan and its delete.
+ * - `SCANNED_BEFORE_COMMIT`: that transaction's body ran and it is about to commit: the delete (if it
+ *   is the delete) holds its row locks.
  *
  * A scan is a statement outside any transaction that starts with `SELECT` (or `WITH`) and names the
  * references table: the delete's own re-check (a `DELETE ... NOT EXISTS (SELECT ... actor_content_refs)`)
@@ -16,42 +21,52 @@ import type { SqlClient } from "effect/sql"
 import * as Statement from "effect/sql/Statement"
 import { OperationLabel, type ScriptedHooks } from "../../harness/HookPoints.ts"
 import { withStatementFaults } from "../../harness/StatementFault.ts"
+import type { TransactionPoints } from "../../harness/StorageBoundary.ts"
 
 /** The boundary point a sweep reaches before a transaction that follows a reference scan. */
 export const SCANNED_BEFORE_TRANSACTION = "storage.referenceScanThenTransaction"
+/** The boundary point a sweep reaches before committing the transaction that followed a reference scan. */
+export const SCANNED_BEFORE_COMMIT = "storage.referenceScanThenCommit"
 
 /** Upstream's references table. */
 const REFERENCES_TABLE = /\bactor_content_refs\b/i
 /** A statement that only reads. */
 const READ_ONLY = /^\s*(select|with)\b/i
 
-/** Watches one sweep's statements and offers the boundary point (see the module doc). */
+/** Watches one race's sweep and offers the boundary points (see the module doc). */
 export interface ScanWatch {
   /** `sweep` with its statements watched. */
   readonly watched: <A, E, R>(sweep: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /** The boundary's transaction point: reaches `SCANNED_BEFORE_TRANSACTION` when the sweep scanned since its last transaction. */
-  readonly point: Effect.Effect<void>
+  /** The points to set on the boundary the sweep runs over. */
+  readonly points: TransactionPoints
   /** Reference scans the sweep ran so far. */
   readonly scans: () => number
 }
 
-/** A scan watch over the sweep labelled `sweepLabel` on a client with `transactionService`, reaching the point through `hooks`. */
+/** A watch over the sweep labelled `sweepLabel` on a client with `transactionService`, reaching the points through `hooks`. */
 export const makeScanWatch = (hooks: ScriptedHooks, sweepLabel: string, transactionService: SqlClient.SqlClient["transactionService"]): ScanWatch => {
   let scans = 0
   let scannedSinceTransaction = false
+  let inScannedTransaction = false
   const transformer = (outer: Statement.Transformer | undefined): Statement.Transformer => (statement, sql, fiber, span) => {
-    const [text] = statement.compile()
     const outside = Context.getOrUndefined(fiber.context, transactionService) === undefined
-    if (outside && READ_ONLY.test(text) && REFERENCES_TABLE.test(text)) {
+    const text = outside ? statement.compile()[0] : ""
+    if (READ_ONLY.test(text) && REFERENCES_TABLE.test(text)) {
       scans++
       scannedSinceTransaction = true
     }
     return outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span)
   }
-  const point = Effect.flatMap(Effect.service(OperationLabel), (label) => {
-    if (label !== sweepLabel || !scannedSinceTransaction) return Effect.void
+  const beforeBegin = Effect.flatMap(Effect.service(OperationLabel), (label) => {
+    if (label !== sweepLabel) return Effect.void
+    inScannedTransaction = scannedSinceTransaction
     scannedSinceTransaction = false
-    return hooks.service.at(SCANNED_BEFORE_TRANSACTION)
+    return inScannedTransaction ? hooks.service.at(SCANNED_BEFORE_TRANSACTION) : Effect.void
   })
-  return { watched: (sweep) => withStatementFaults(sweep, transformer), point, scans: () => scans }
+  const beforeCommit = Effect.flatMap(Effect.service(OperationLabel), (label) => {
+    if (label !== sweepLabel || !inScannedTransaction) return Effect.void
+    inScannedTransaction = false
+    return hooks.service.at(SCANNED_BEFORE_COMMIT)
+  })
+  return { watched: (sweep) => withStatementFaults(sweep, transformer), points: { beforeBegin, beforeCommit }, scans: () => scans }
 }
