@@ -140,3 +140,10 @@ export const capturedHookPoints: Effect.Effect<(name: string) => Effect.Effect<v
   const label = yield* Effect.service(OperationLabel)
   return (name: string) => labelled(label, hooks.at(name))
 })
+
+/** The hook point operation `label` reached last under `hooks` (where it is paused, when it is), if any. */
+export const lastPointOf = (hooks: ScriptedHooks, label: string): string | undefined => {
+  const hits = hooks.hits()
+  for (let index = hits.length - 1; index >= 0; index--) if (hits[index]!.label === label) return hits[index]!.hook
+  return undefined
+}

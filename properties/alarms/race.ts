@@ -144,7 +144,7 @@ const lockRaceStep = (session: RaceSession, environment: ExecutionEnvironment, l
     const concurrent = raced.blocked !== undefined
     const rules = concurrent ? LOCK_RACE_RULES : ["R4"]
     const why = concurrent
-      ? `the first transaction held the transaction lock at ${lock.hook}, so the second waited and ran after its commit (serial order)`
+      ? `the first transaction held the transaction lock at ${raced.heldAt ?? lock.hook}, so the second waited and ran after its commit (serial order)`
       : "the two calls ran one after the other"
     const checks: Array<Check> = [
       ...stateChecks(second.state, observed, rules, why),
@@ -165,7 +165,7 @@ const lockRaceStep = (session: RaceSession, environment: ExecutionEnvironment, l
       checks,
       covered: [...requirementsOfSituations([...first.situations, ...second.situations]), ...(raced.blocked === true ? [LOCK_RACE_REQUIREMENT] : [])],
       situations: [...first.situations, ...second.situations],
-      described: `${lock.first.kind} paused at ${lock.hook} inside its transaction while a second scheduler ran ${lock.second.kind}${concurrent ? " on another connection" : " after it"}`
+      described: `${lock.first.kind} paused at ${raced.heldAt ?? lock.hook} inside its transaction while a second scheduler ran ${lock.second.kind}${concurrent ? " on another connection" : " after it"}`
     }
     return { executed, state: second.state }
   })

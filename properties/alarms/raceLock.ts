@@ -12,7 +12,8 @@
  */
 import { Effect, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
-import { makeScriptedHooks } from "../../harness/HookPoints.ts"
+import { BEFORE_COMMIT_POINT, holdingBeforeCommit, withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
+import { lastPointOf, makeScriptedHooks } from "../../harness/HookPoints.ts"
 import { finish, startPaused } from "../../harness/PausedOperations.ts"
 import { awaitBlocked, backendPidOf } from "../../harness/PostgresLocks.ts"
 import type { Json } from "../../harness/Property.ts"
@@ -20,6 +21,7 @@ import { runMutation } from "./driver.ts"
 import type { LockRaceSpec } from "./raceScenario.ts"
 import { exitJson, type RaceSession } from "./raceSession.ts"
 import { harnessError } from "./session.ts"
+import type { HarnessError } from "../../harness/errors.ts"
 
 /** The rules a concurrent lock race checks: one storage transaction each (R4), reconcile at commit (R6). */
 export const LOCK_RACE_RULES: ReadonlyArray<string> = ["R4", "R6"]
@@ -30,10 +32,12 @@ export interface LockRaceRun {
   readonly second: Json
   /** Whether the second transaction was seen waiting on the first (undefined: not run concurrently). */
   readonly blocked: boolean | undefined
+  /** Where the first transaction was held: its hook point, or the boundary's point before COMMIT. */
+  readonly heldAt?: string
 }
 
 /** Runs the lock race; `observer` is a third connection (only with a second scheduler). */
-export const runLockRace = (session: RaceSession, lock: LockRaceSpec, atMs: number, connections: ReadonlyArray<SqlClient.SqlClient>) =>
+export const runLockRace = (session: RaceSession, lock: LockRaceSpec, atMs: number, connections: ReadonlyArray<SqlClient.SqlClient>): Effect.Effect<LockRaceRun, HarnessError> =>
   Effect.gen(function*() {
     const first = session.provide(Effect.as(runMutation(session.scheduler, lock.first, atMs), null as Json))
     const secondScheduler = session.second
@@ -45,14 +49,18 @@ export const runLockRace = (session: RaceSession, lock: LockRaceSpec, atMs: numb
     const second = session.provide(Effect.as(runMutation(secondScheduler, lock.second, atMs), null as Json))
     const pids = yield* Effect.all({ first: backendPidOf(connections[0]!), second: backendPidOf(connections[1]!) }).pipe(Effect.mapError(harnessError("reading backend pids")))
     const hooks = yield* makeScriptedHooks
-    const holding = yield* startPaused(hooks, "first", lock.hook, first)
-    if (!holding.paused) {
+    // The first's transaction is held at its hook point or, for a scheduler without one, at the boundary's point before COMMIT.
+    return yield* withBoundaryPoints(session.boundary, holdingBeforeCommit(hooks, "first"), Effect.gen(function*() {
+      const holding = yield* startPaused(hooks, "first", [lock.hook, BEFORE_COMMIT_POINT], first)
+      if (!holding.paused) {
+        const firstExit = yield* finish(hooks, holding)
+        return { first: exitJson(firstExit, () => null), second: exitJson(yield* Effect.exit(second), () => null), blocked: undefined } satisfies LockRaceRun
+      }
+      const heldAt = lastPointOf(hooks, "first")
+      const waiting = yield* Effect.forkChild(second)
+      const blocked = yield* awaitBlocked(connections[2]!, pids.second, pids.first, () => waiting.pollUnsafe() !== undefined).pipe(Effect.mapError(harnessError("polling pg_blocking_pids")))
       const firstExit = yield* finish(hooks, holding)
-      return { first: exitJson(firstExit, () => null), second: exitJson(yield* Effect.exit(second), () => null), blocked: undefined } satisfies LockRaceRun
-    }
-    const waiting = yield* Effect.forkChild(second)
-    const blocked = yield* awaitBlocked(connections[2]!, pids.second, pids.first, () => waiting.pollUnsafe() !== undefined).pipe(Effect.mapError(harnessError("polling pg_blocking_pids")))
-    const firstExit = yield* finish(hooks, holding)
-    const secondExit = yield* Fiber.await(waiting)
-    return { first: exitJson(firstExit, () => null), second: exitJson(secondExit, () => null), blocked } satisfies LockRaceRun
+      const secondExit = yield* Fiber.await(waiting)
+      return { first: exitJson(firstExit, () => null), second: exitJson(secondExit, () => null), blocked, ...(heldAt === undefined ? {} : { heldAt }) } satisfies LockRaceRun
+    }))
   })

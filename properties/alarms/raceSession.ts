@@ -9,7 +9,7 @@ import { Cause, Effect, Exit } from "effect"
 import type { AdapterCapabilities, Dialect, IsolatedDatabase, PlatformAlarm } from "../../adapters/contract.ts"
 import { emulatedPlatformAlarm } from "../../adapters/emulatedPlatformAlarm.ts"
 import type { Json } from "../../harness/Property.ts"
-import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
+import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import type { AlarmReporterFn, AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { UpstreamAlarmReporter, UpstreamScheduleConfiguration } from "./upstreamReferences.ts"
@@ -29,6 +29,8 @@ export interface RaceSession {
   readonly scheduler: AlarmScheduler
   /** A second scheduler on `connections[1]` (only with independent connections). */
   readonly second: AlarmScheduler | undefined
+  /** The storage boundary of `scheduler` (its own scheduling points hold its transactions for a lock race). */
+  readonly boundary: StorageBoundary
   /** Provides the configuration and the recording reporter to an implementation call. */
   readonly provide: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>
   /** Takes the reporter calls recorded since the last take. */
@@ -50,18 +52,21 @@ export const openRaceSession = (implementation: AlarmsImplementation, database: 
     const configuration = toImplementationConfiguration({ unchangedAttemptBudget: budget })
     const provide = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
       effect.pipe(Effect.provideService(UpstreamScheduleConfiguration, configuration), Effect.provideService(UpstreamAlarmReporter, reporter))
-    const build = (sql: IsolatedDatabase["sql"], platformAlarm: PlatformAlarm) =>
-      Effect.suspend(() => {
-        // Faults reach an implementation only through a boundary; this property arms none.
-        const boundary = makeStorageBoundary(sql, platformAlarm)
-        boundary.arm(undefined)
-        return provide(implementation.make({ sql: boundary.sql, dialect, platformAlarm: boundary.platformAlarm }))
-      }).pipe(Effect.mapError(buildFailure(implementation)))
-    const scheduler = yield* build(database.connections[0]!, database.platformAlarm)
+    // Faults reach an implementation only through a boundary; this property arms none.
+    const firstBoundary = makeStorageBoundary(database.connections[0]!, database.platformAlarm)
+    firstBoundary.arm(undefined)
+    const build = (boundary: StorageBoundary) =>
+      provide(implementation.make({ sql: boundary.sql, dialect, platformAlarm: boundary.platformAlarm })).pipe(Effect.mapError(buildFailure(implementation)))
+    const scheduler = yield* build(firstBoundary)
     // An emulated platform alarm is a row of the same database: the second process reaches it through
     // its own connection (the adapter's is bound to connections[0], held by the first's transaction).
     const secondAlarm = (): PlatformAlarm => capabilities.platformAlarm === "emulated" ? emulatedPlatformAlarm(database.connections[1]!) : database.platformAlarm
-    const second = withSecond ? yield* build(database.connections[1]!, secondAlarm()) : undefined
+    const secondBoundary = () => {
+      const boundary = makeStorageBoundary(database.connections[1]!, secondAlarm())
+      boundary.arm(undefined)
+      return boundary
+    }
+    const second = withSecond ? yield* build(secondBoundary()) : undefined
     const observe = Effect.gen(function*() {
       const statuses = yield* readApiStatuses(scheduler, VALID_REFS, provide)
       const platformAlarmMs = yield* database.platformAlarm.get.pipe(Effect.mapError(harnessError("reading the platform alarm")))
@@ -72,5 +77,5 @@ export const openRaceSession = (implementation: AlarmsImplementation, database: 
       reports = []
       return taken
     }
-    return { scheduler, second, provide, takeReports, observe }
+    return { scheduler, second, boundary: firstBoundary, provide, takeReports, observe }
   })

@@ -11,7 +11,7 @@
 import { Effect, Exit, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
 import { type Check, type ExecutedStep, toJson } from "../../harness/ModelBased.ts"
-import { makeScriptedHooks, type ScriptedHooks } from "../../harness/HookPoints.ts"
+import { lastPointOf, makeScriptedHooks, type ScriptedHooks } from "../../harness/HookPoints.ts"
 import { finish, releaseTo, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
 import { awaitBlocked, backendPidOf } from "../../harness/PostgresLocks.ts"
 import { type InterleavingShape, pctSituation } from "../../harness/PctBound.ts"
@@ -24,7 +24,7 @@ import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
 import { storageChecks } from "./checks.ts"
 import { makeScanWatch, SCANNED_BEFORE_COMMIT, SCANNED_BEFORE_TRANSACTION, type ScanWatch } from "./scanPoint.ts"
-import type { StorageBoundary } from "../../harness/StorageBoundary.ts"
+import { withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { errorTag, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
@@ -116,19 +116,6 @@ const racerStarted = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: C
     return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: false, beforeSweep: !racing.paused } satisfies RaceRun
   })
 
-/** The hook or boundary point operation `label` last reached (where it is paused, when it is). */
-const lastPoint = (hooks: ScriptedHooks, label: string): string | undefined => {
-  const hits = hooks.hits().filter((hit) => hit.label === label)
-  return hits[hits.length - 1]?.hook
-}
-
-/** `effect` with `watch`'s points set on `boundary` while it runs. */
-const watching = <A, E, R>(boundary: StorageBoundary, watch: ScanWatch, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.suspend(() => {
-    boundary.setTransactionPoints(watch.points)
-    return effect
-  }).pipe(Effect.ensuring(Effect.sync(() => boundary.setTransactionPoints(undefined))))
-
 /**
  * `between` or `after` (every adapter). `between` pauses the sweep at its hook point after the first
  * reference scan or, for a store without one, at the storage boundary's point before the first
@@ -139,7 +126,7 @@ const hookRace = (hooks: ScriptedHooks, watch: ScanWatch, sweeper: ContentStore,
     const sweep = between ? watch.watched(sweeper.sweep(force)) : sweeper.sweep(force)
     const swept = yield* startPaused(hooks, "sweep", between ? ["content.afterReferenceScan", SCANNED_BEFORE_TRANSACTION] : "content.afterReferenceScan", sweep)
     if (between && swept.paused) {
-      const atBatch = lastPoint(hooks, "sweep") === SCANNED_BEFORE_TRANSACTION ? { atBatch: watch.scans() } : {}
+      const atBatch = lastPointOf(hooks, "sweep") === SCANNED_BEFORE_TRANSACTION ? { atBatch: watch.scans() } : {}
       const racing = yield* startPaused(hooks, "racer", racer.startHook, racer.call(racerStore))
       const racerExit = yield* finish(hooks, racing)
       return { racer: racerExit, sweep: yield* finish(hooks, swept), betweenScanAndDelete: true, ...atBatch } satisfies RaceRun
@@ -195,7 +182,7 @@ const deleteHoldsLock = (hooks: ScriptedHooks, watch: ScanWatch, sweeper: Conten
     const deleting = yield* releaseTo(hooks, scanned, ["content.afterDelete", SCANNED_BEFORE_COMMIT])
     // Nothing held the delete open: one after the other, no lock evidence to judge.
     if (!deleting.paused) return { sweep: yield* finish(hooks, deleting), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
-    const byBoundary = lastPoint(hooks, "sweep") === SCANNED_BEFORE_COMMIT
+    const byBoundary = lastPointOf(hooks, "sweep") === SCANNED_BEFORE_COMMIT
     const racing: StartedOperation<Json, unknown> = { label: "racer", fiber: yield* Effect.forkChild(racer.call(racerStore)), paused: false }
     const blocked = yield* awaitBlocked(observer, pids.racer, pids.sweeper, fiberDone(racing))
     const sweepExit = yield* finish(hooks, deleting)
@@ -252,15 +239,15 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
     const sweeper = session.store()
     session.boundary.arm(undefined)
     const raced = yield* Effect.gen(function*(): Effect.fn.Return<RaceRun, unknown> {
-      if (mode === "between" || mode === "after") return yield* watching(session.boundary, watch, hookRace(hooks, watch, sweeper, sweeper, racer, command.force, mode === "between"))
+      if (mode === "between" || mode === "after") return yield* withBoundaryPoints(session.boundary, watch.points, hookRace(hooks, watch, sweeper, sweeper, racer, command.force, mode === "between"))
       if (mode === "racerStarted") return yield* racerStarted(hooks, sweeper, sweeper, racer, command.force)
       if (mode === "scheduled" && command.schedule !== undefined) return yield* scheduledRace(sweeper, racer, command.force, command.schedule)
       // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
-      if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* watching(session.boundary, watch, hookRace(hooks, watch, sweeper, sweeper, racer, command.force, true))
+      if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* withBoundaryPoints(session.boundary, watch.points, hookRace(hooks, watch, sweeper, sweeper, racer, command.force, true))
       const racerStore = yield* implementation.make({ sql: database.connections[1]!, dialect: environment.dialect, settings: { ...session.settings, grantKey: GRANT_KEY, singleConnection: false } })
       const pids = { sweeper: yield* backendPidOf(database.connections[0]!), racer: yield* backendPidOf(database.connections[1]!) }
       return mode === "deleteHoldsLock"
-        ? yield* watching(session.boundary, watch, deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock))
+        ? yield* withBoundaryPoints(session.boundary, watch.points, deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock))
         : yield* raiseHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!)
     }).pipe(Effect.mapError(harnessError("setting up a race")))
     const placed = { ...sweepOp, competitor: { operation: racer.operation, betweenScanAndDelete: raced.betweenScanAndDelete, ...(raced.beforeSweep === true ? { beforeSweep: true } : {}), ...(raced.atBatch === undefined ? {} : { atBatch: raced.atBatch }) } }

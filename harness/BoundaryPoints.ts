@@ -1,0 +1,32 @@
+/**
+ * The storage boundary's own scheduling points (`StorageBoundary.setTransactionPoints`) as race points
+ * of the scripted controller (`HookPoints.ts`): a race pauses an operation there as at a hook point,
+ * with `startPaused` and `releaseTo`, but the implementation needs no hook point and cannot skip them.
+ * Races name both, the implementation's hook point first: a store that has it pauses where it always
+ * did, and one without pauses at the boundary's.
+ */
+import { Effect } from "effect"
+import { OperationLabel, type ScriptedHooks } from "./HookPoints.ts"
+import type { TransactionPoints } from "./StorageBoundary.ts"
+
+/** The point an operation's transaction reaches after its body, before COMMIT (`holdingBeforeCommit`). */
+export const BEFORE_COMMIT_POINT = "storage.beforeCommit"
+
+/** The current operation reaches `name` through `hooks` when it is `label`; any other passes on. */
+export const pointOf = (hooks: ScriptedHooks, label: string, name: string): Effect.Effect<void> =>
+  Effect.flatMap(Effect.service(OperationLabel), (current) => (current === label ? hooks.service.at(name) : Effect.void))
+
+/**
+ * Points that bring each transaction of operation `label` to `BEFORE_COMMIT_POINT`: paused there, the
+ * transaction holds every lock its body took.
+ *
+ * @example boundary.setTransactionPoints(holdingBeforeCommit(hooks, "first"))
+ */
+export const holdingBeforeCommit = (hooks: ScriptedHooks, label: string): TransactionPoints => ({ beforeCommit: pointOf(hooks, label, BEFORE_COMMIT_POINT) })
+
+/** `effect` with `points` set on `boundary` while it runs (cleared after, however it ends). */
+export const withBoundaryPoints = <A, E, R>(boundary: { readonly setTransactionPoints: (points: TransactionPoints | undefined) => void }, points: TransactionPoints, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.suspend(() => {
+    boundary.setTransactionPoints(points)
+    return effect
+  }).pipe(Effect.ensuring(Effect.sync(() => boundary.setTransactionPoints(undefined))))
