@@ -2,8 +2,9 @@
  * An external call racing a `processDueAlarms` pass (a Durable Object serves another request while a
  * handler awaits): one `scheduleAlarm` / `scheduleAlarmEarlier` / `cancelAlarm` from a fiber that is
  * not in the pass (R11 applies: no source), committed in its own transaction at one point between the
- * dispatch's transactions. The points are the dispatch's hook points outside any transaction, counted
- * per point in the order the batch meets them; `afterFailureCommit` is `alarms.afterCommitBeforeReport`
+ * dispatch's transactions. The points are outside any transaction (the property reaches them through the
+ * scheduler's hook points, or, for `beforeHandler` and `afterHandler`, through the harness's own points
+ * at the start and end of its scripted handler), counted per point in the order the batch meets them; `afterFailureCommit` is `alarms.afterCommitBeforeReport`
  * of the n-th failure write (between its commit and its park reports, R27). A point the batch never
  * reaches (fewer rows, an aborted batch) means the racer ran after the call returned.
  *
