@@ -104,3 +104,19 @@ export const settleTransactions = (probes: ReadonlyArray<TransactionProbe>, maxT
     }
     return { quiet: false, turns: maxTurns }
   })
+
+/**
+ * Settles, and goes on settling until `reached()` holds, at most `maxTurns` more turns: for work the
+ * model says is due but an implementation may start several turns late (a fire taken from a queue, a
+ * read before its transaction), so latency in turns is not mistaken for work not done. Past the bound
+ * it returns as `settleTransactions` would, and the comparison with the model decides.
+ */
+export const settleUntil = (probes: ReadonlyArray<TransactionProbe>, reached: () => boolean, maxTurns: number = MAX_SETTLE_TURNS): Effect.Effect<Settled> =>
+  Effect.gen(function*() {
+    let settled = yield* settleTransactions(probes, maxTurns)
+    for (let turn = 1; turn <= maxTurns && !reached(); turn++) {
+      yield* eventLoopTurn
+      settled = yield* settleTransactions(probes, maxTurns)
+    }
+    return settled
+  })

@@ -47,6 +47,8 @@ export class Run {
   readonly resumes: Array<Resume> = []
   readonly optionalResumes: Array<Resume> = []
   readonly fireInstantsMs: Array<number> = []
+  /** Per fire instant (as `fireInstantsMs`), the resumes its fires must make. */
+  readonly fireResumes: Array<number> = []
   readonly reached = new Set<string>()
   /** A re-arm met its key's live timer inside a failed fire's backoff and kept it (C9 with C11). */
   keptInBackoff = false

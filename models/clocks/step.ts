@@ -130,7 +130,9 @@ const advance = (run: Run, targetMs: number, race: FireRace | undefined): void =
     const batch = inPassOrder(run.state.timers.filter((timer) => timer.atMs <= instant).sort((a, b) => a.seq - b.seq), run.passOrder)
     const ordered = pending === undefined ? null : raced(run, batch, pending, instant, targetMs)
     if (ordered !== null) pending = undefined
+    const resumesBefore = run.resumes.length
     for (const timer of ordered ?? batch) run.fire(timer)
+    run.fireResumes.push(run.resumes.length - resumesBefore)
   }
   run.state.nowMs = Math.max(run.state.nowMs, targetMs)
 }
@@ -284,6 +286,7 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     resumes: run.resumes,
     optionalResumes: run.optionalResumes,
     fireInstantsMs: run.fireInstantsMs,
+    fireResumes: run.fireResumes,
     race: run.race,
     crashed,
     transactions: run.transactions,

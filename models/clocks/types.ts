@@ -198,6 +198,8 @@ export interface StepOutcome {
   readonly optionalResumes: ReadonlyArray<Resume>
   /** The instants at which timers fired, in order (the harness advances through them). */
   readonly fireInstantsMs: ReadonlyArray<number>
+  /** Per fire instant (as `fireInstantsMs`), the resumes its fires must make (the harness waits for them). */
+  readonly fireResumes: ReadonlyArray<number>
   /** The fire race that applied in this step, if any. */
   readonly race: AppliedRace | null
   /** Process A crashed and was restarted (its registration sweep ran). */

@@ -17,7 +17,7 @@ import { FAILURE_LOG_LEVELS, handingLogger, withLogsTo } from "../../harness/Log
 import { resultJson } from "../../harness/ModelBased.ts"
 import { backendPidOf } from "../../harness/PostgresLocks.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
-import { makeTransactionProbe, settleTransactions as settle, type TransactionProbe } from "../../harness/TransactionProbe.ts"
+import { makeTransactionProbe, settleTransactions as settle, settleUntil, type TransactionProbe } from "../../harness/TransactionProbe.ts"
 import { makeSpanRecorder } from "../../harness/SpanRecorder.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { type FaultAsStruck, faultAsStruck } from "../../harness/StruckFault.ts"
@@ -57,6 +57,16 @@ interface Process {
   readonly controls: JournalControls
 }
 
+/**
+ * The resumes the model says a call makes: in all, and per waypoint of an advance (its fire instants).
+ * The session settles until they are logged (at most `MAX_SETTLE_TURNS` turns more), so an engine that
+ * starts a fire some turns late is not judged before it did.
+ */
+export interface ExpectedResumes {
+  readonly total: number
+  readonly atWaypoints: ReadonlyArray<number>
+}
+
 /** One scenario's implementation side. */
 export interface ClocksSession {
   readonly boundary: StorageBoundary
@@ -64,7 +74,7 @@ export interface ClocksSession {
    * Runs one command with its faults armed, advancing through `waypointsMs` for `advance` and
    * releasing the two processes' fires of `race` (the model's) in its order.
    */
-  readonly call: (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race?: AppliedRace | null) => Effect.Effect<Json, HarnessError>
+  readonly call: (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race?: AppliedRace | null, expected?: ExpectedResumes) => Effect.Effect<Json, HarnessError>
   /** How the last call's storage fault struck (undefined: it armed none). */
   readonly lastFault: () => FaultAsStruck | undefined
   /** The span names the last call opened (`harness/SpanRecorder.ts`). */
@@ -157,6 +167,10 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     let processA = yield* build("A", boundary.sql)
     let processB: Process | undefined
     const probes = () => (processB === undefined ? [processA.probe] : [processA.probe, processB.probe])
+    /** The resume count the current call's settles wait for (`ExpectedResumes`). */
+    let resumeTarget = 0
+    /** Settles until `target` resumes are logged (at most `MAX_SETTLE_TURNS` turns more). */
+    const settleToResumes = (target: number) => settleUntil(probes(), () => resumes.length >= target)
 
     /**
      * `name` dies and starts again with its registration sweep, under `faults` when given (a generated
@@ -174,7 +188,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         else processB = fresh
         bound.arm(faults?.fault)
         fresh.controls.arm(faults?.journalFault)
-        const swept = yield* bound.run(Effect.as(Effect.tap(as(name, fresh.service.sweepDue(FLOW)), () => Effect.suspend(() => settle(probes()))), null as Json))
+        const swept = yield* bound.run(Effect.as(Effect.tap(as(name, fresh.service.sweepDue(FLOW)), () => Effect.suspend(() => settleToResumes(resumeTarget))), null as Json))
         if (faults?.fault !== undefined) lastFault = faultAsStruck(faults.fault, bound, "restart")
         bound.arm(undefined)
         fresh.controls.arm(undefined)
@@ -192,11 +206,14 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     const raceContext: RaceContext = { hooks, settle: Effect.suspend(() => quietNow()), overlap }
     const quietNow = () => Effect.asVoid(settle(probes()))
 
+    /** Per waypoint of the current advance, the resume count its settle waits for (`ExpectedResumes`). */
+    let waypointTargets: ReadonlyArray<number> = []
+
     /** Walks virtual time through `waypointsMs` to `targetMs`, settling after each, running `race` at its instant. */
     const advanceThrough = (waypointsMs: ReadonlyArray<number>, targetMs: number, race: AppliedRace | null) =>
       Effect.gen(function*() {
         let stage: "armed" | "held" | "done" = race === null ? "done" : "armed"
-        for (const instant of [...waypointsMs, targetMs]) {
+        for (const [index, instant] of [...waypointsMs, targetMs].entries()) {
           const now = yield* nowMs
           const racing = stage === "armed" && race !== null && instant === race.atMs
           if (racing) yield* armRace(hooks)
@@ -206,7 +223,8 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
             stage = lastRace.held ? "held" : "done"
             continue
           }
-          yield* quietNow()
+          // Up to the fires the model expects by this instant (a fire may start turns late), then quiet.
+          yield* race !== null || index >= waypointTargets.length ? quietNow() : Effect.asVoid(settleToResumes(waypointTargets[index]!))
           if (stage === "held" && race !== null && instant >= race.atMs + race.lagMs) {
             yield* releaseHeld(raceContext, race)
             stage = "done"
@@ -286,9 +304,11 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         }
       })
 
-    const call = (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race: AppliedRace | null = null) =>
+    const call = (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race: AppliedRace | null = null, expected: ExpectedResumes = { total: 0, atWaypoints: [] }) =>
       Effect.gen(function*() {
         currentStep = step
+        resumeTarget = resumes.length + expected.total
+        waypointTargets = expected.atWaypoints.map((count, index) => resumes.length + expected.atWaypoints.slice(0, index + 1).reduce((sum, each) => sum + each, 0))
         lastRace = null
         lastFault = undefined
         lastSpans = []
@@ -304,7 +324,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         bound.arm(command.fault)
         controls.arm(command.journalFault)
         const spans = makeSpanRecorder()
-        const outcome = yield* bound.run(Effect.tap(as("A", spans.record(callOf(command, waypointsMs, race))), () => Effect.suspend(() => settle(probes()))))
+        const outcome = yield* bound.run(Effect.tap(as("A", spans.record(callOf(command, waypointsMs, race))), () => Effect.suspend(() => settleToResumes(resumeTarget))))
         lastSpans = spans.names()
         if (command.fault !== undefined) lastFault = faultAsStruck(command.fault, bound, command.op)
         bound.arm(undefined)

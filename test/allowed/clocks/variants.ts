@@ -11,6 +11,7 @@ import { type ClockPieces, defaultClockPieces } from "../../../subjects/clocks/p
 import * as Records from "../../../subjects/clocks/records.ts"
 import { clocksPieceKit } from "../../known-bad/clocks/kit.ts"
 import { descendingOrderSql } from "./descendingOrderSql.ts"
+import { eventLoopTurn } from "../../../harness/TransactionProbe.ts"
 import { shippedClocks } from "../../../subjects/clocks/index.ts"
 import { hooklessService, withoutHookPoints } from "../../support/withoutHookPoints.ts"
 
@@ -72,6 +73,16 @@ export const pairReversingRetryFire = (): ClockPieces["retryFire"] => {
   }
 }
 
+/** Event-loop turns `lateFire` waits before each fire starts. */
+export const FIRE_LATENCY_TURNS = 3
+
+/**
+ * A `retryFire` that starts every fire `FIRE_LATENCY_TURNS` event-loop turns late, with no virtual time
+ * passing (an engine that takes due timers from a queue, or reads before its fire's transaction).
+ */
+export const lateFire: ClockPieces["retryFire"] = (fire, policy) =>
+  Effect.andThen(Effect.forEach(Array.from({ length: FIRE_LATENCY_TURNS }), () => eventLoopTurn, { discard: true }), defaultClockPieces.retryFire(fire, policy))
+
 /** The shipped engine whose processes each fire same-instant timers with `pairReversingRetryFire`. */
 const sameInstantReordered = (name: string): ClocksImplementation => ({
   name,
@@ -122,6 +133,11 @@ export const clocksAllowedVariants: ReadonlyArray<AllowedVariant<ClocksImplement
     { name: "same-instant-fires-reordered", freedom: "C9 fires each clock at its dueAt and no rule orders the fires of clocks due at one instant: of each pair armed, the later fires first" },
     sameInstantReordered
   ),
+  buildAllowedVariant(clocksPieceKit, {
+    name: "fires-started-late",
+    freedom: "C9 fires each clock at its dueAt in virtual time; no rule bounds how many event-loop turns later the fire starts",
+    pieces: { retryFire: lateFire }
+  }),
   wrappedAllowedVariant(
     { name: "without-hook-points", freedom: "hook points are optional refinements (DESIGN.md: an implementation faithful to upstream, without our hook points, must pass); fibers the engine forks inherit the no-op" },
     (name) => ({ name, make: (environment) => Effect.map(withoutHookPoints(shippedClocks.make(environment)), hooklessService) })
