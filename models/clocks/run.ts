@@ -49,6 +49,8 @@ export class Run {
   readonly fireInstantsMs: Array<number> = []
   /** Per fire instant (as `fireInstantsMs`), the resumes its fires must make. */
   readonly fireResumes: Array<number> = []
+  /** Per fire instant (as `fireInstantsMs`), the storage transactions its fires start on the faulted process (A). */
+  readonly fireTransactions: Array<number> = []
   readonly reached = new Set<string>()
   /** A re-arm met its key's live timer inside a failed fire's backoff and kept it (C9 with C11). */
   keptInBackoff = false

@@ -131,8 +131,10 @@ const advance = (run: Run, targetMs: number, race: FireRace | undefined): void =
     const ordered = pending === undefined ? null : raced(run, batch, pending, instant, targetMs)
     if (ordered !== null) pending = undefined
     const resumesBefore = run.resumes.length
+    const transactionsBefore = run.transactions
     for (const timer of ordered ?? batch) run.fire(timer)
     run.fireResumes.push(run.resumes.length - resumesBefore)
+    run.fireTransactions.push(run.transactions - transactionsBefore)
   }
   run.state.nowMs = Math.max(run.state.nowMs, targetMs)
 }
@@ -287,6 +289,7 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     optionalResumes: run.optionalResumes,
     fireInstantsMs: run.fireInstantsMs,
     fireResumes: run.fireResumes,
+    fireTransactions: run.fireTransactions,
     race: run.race,
     crashed,
     transactions: run.transactions,

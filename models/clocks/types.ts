@@ -200,6 +200,8 @@ export interface StepOutcome {
   readonly fireInstantsMs: ReadonlyArray<number>
   /** Per fire instant (as `fireInstantsMs`), the resumes its fires must make (the harness waits for them). */
   readonly fireResumes: ReadonlyArray<number>
+  /** Per fire instant, the storage transactions its fires start on process A (the harness waits for them too). */
+  readonly fireTransactions: ReadonlyArray<number>
   /** The fire race that applied in this step, if any. */
   readonly race: AppliedRace | null
   /** Process A crashed and was restarted (its registration sweep ran). */

@@ -65,6 +65,8 @@ interface Process {
 export interface ExpectedResumes {
   readonly total: number
   readonly atWaypoints: ReadonlyArray<number>
+  /** Per waypoint, the storage transactions process A's fires start there (failed fires make no resume). */
+  readonly transactionsAtWaypoints?: ReadonlyArray<number>
 }
 
 /** One scenario's implementation side. */
@@ -206,8 +208,8 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     const raceContext: RaceContext = { hooks, settle: Effect.suspend(() => quietNow()), overlap }
     const quietNow = () => Effect.asVoid(settle(probes()))
 
-    /** Per waypoint of the current advance, the resume count its settle waits for (`ExpectedResumes`). */
-    let waypointTargets: ReadonlyArray<number> = []
+    /** Per waypoint of the current advance, the resumes and process A's transactions its settle waits for (`ExpectedResumes`). */
+    let waypointTargets: ReadonlyArray<{ readonly resumes: number; readonly startedA: number }> = []
 
     /** Walks virtual time through `waypointsMs` to `targetMs`, settling after each, running `race` at its instant. */
     const advanceThrough = (waypointsMs: ReadonlyArray<number>, targetMs: number, race: AppliedRace | null) =>
@@ -221,10 +223,12 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
           if (racing) {
             lastRace = yield* runRace(raceContext, race)
             stage = lastRace.held ? "held" : "done"
-            continue
+            if (stage === "held") continue
           }
           // Up to the fires the model expects by this instant (a fire may start turns late), then quiet.
-          yield* race !== null || index >= waypointTargets.length ? quietNow() : Effect.asVoid(settleToResumes(waypointTargets[index]!))
+          // Not while a race holds fires (they wait for their release, not for time).
+          const target = stage === "held" ? undefined : waypointTargets[index]
+          yield* target === undefined ? quietNow() : Effect.asVoid(settleUntil(probes(), () => resumes.length >= target.resumes && processA.probe.started() >= target.startedA))
           if (stage === "held" && race !== null && instant >= race.atMs + race.lagMs) {
             yield* releaseHeld(raceContext, race)
             stage = "done"
@@ -308,7 +312,9 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
       Effect.gen(function*() {
         currentStep = step
         resumeTarget = resumes.length + expected.total
-        waypointTargets = expected.atWaypoints.map((count, index) => resumes.length + expected.atWaypoints.slice(0, index + 1).reduce((sum, each) => sum + each, 0))
+        const upTo = (counts: ReadonlyArray<number> | undefined, index: number) => (counts ?? []).slice(0, index + 1).reduce((sum, each) => sum + each, 0)
+        const startedA = processA.probe.started()
+        waypointTargets = expected.atWaypoints.map((_, index) => ({ resumes: resumes.length + upTo(expected.atWaypoints, index), startedA: startedA + upTo(expected.transactionsAtWaypoints, index) }))
         lastRace = null
         lastFault = undefined
         lastSpans = []

@@ -74,7 +74,7 @@ export const pairReversingRetryFire = (): ClockPieces["retryFire"] => {
 }
 
 /** Event-loop turns `lateFire` waits before each fire starts. */
-export const FIRE_LATENCY_TURNS = 3
+export const FIRE_LATENCY_TURNS = 10
 
 /**
  * A `retryFire` that starts every fire `FIRE_LATENCY_TURNS` event-loop turns late, with no virtual time
