@@ -23,7 +23,7 @@ import { firstConsistent } from "../../harness/Alternatives.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
 import { storageChecks } from "./checks.ts"
-import { makeScanWatch, SCANNED_BEFORE_COMMIT, SCANNED_BEFORE_TRANSACTION, type ScanWatch } from "./scanPoint.ts"
+import { AFTER_SCAN_POINTS, BEFORE_DELETE_COMMIT_POINTS, makeScanWatch, SCANNED_BEFORE_COMMIT, SCANNED_BEFORE_TRANSACTION, type ScanWatch } from "./scanPoint.ts"
 import { withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { errorTag, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
@@ -124,7 +124,7 @@ const racerStarted = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: C
 const hookRace = (hooks: ScriptedHooks, watch: ScanWatch, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, between: boolean) =>
   Effect.gen(function*() {
     const sweep = between ? watch.watched(sweeper.sweep(force)) : sweeper.sweep(force)
-    const swept = yield* startPaused(hooks, "sweep", between ? ["content.afterReferenceScan", SCANNED_BEFORE_TRANSACTION] : "content.afterReferenceScan", sweep)
+    const swept = yield* startPaused(hooks, "sweep", between ? AFTER_SCAN_POINTS : "content.afterReferenceScan", sweep)
     if (between && swept.paused) {
       const atBatch = lastPointOf(hooks, "sweep") === SCANNED_BEFORE_TRANSACTION ? { atBatch: watch.scans() } : {}
       const racing = yield* startPaused(hooks, "racer", racer.startHook, racer.call(racerStore))
@@ -178,8 +178,8 @@ const scheduledRace = (sweeper: ContentStore, racer: Racer, force: boolean, sche
  */
 const deleteHoldsLock = (hooks: ScriptedHooks, watch: ScanWatch, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, pids: Pids, observer: SqlClient.SqlClient, expectBlock: boolean) =>
   Effect.gen(function*() {
-    const scanned = yield* startPaused(hooks, "sweep", ["content.afterReferenceScan", SCANNED_BEFORE_TRANSACTION], watch.watched(sweeper.sweep(force)))
-    const deleting = yield* releaseTo(hooks, scanned, ["content.afterDelete", SCANNED_BEFORE_COMMIT])
+    const scanned = yield* startPaused(hooks, "sweep", AFTER_SCAN_POINTS, watch.watched(sweeper.sweep(force)))
+    const deleting = yield* releaseTo(hooks, scanned, BEFORE_DELETE_COMMIT_POINTS)
     // Nothing held the delete open: one after the other, no lock evidence to judge.
     if (!deleting.paused) return { sweep: yield* finish(hooks, deleting), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
     const byBoundary = lastPointOf(hooks, "sweep") === SCANNED_BEFORE_COMMIT
@@ -239,17 +239,21 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
     const sweeper = session.store()
     session.boundary.arm(undefined)
     const raced = yield* Effect.gen(function*(): Effect.fn.Return<RaceRun, unknown> {
-      if (mode === "between" || mode === "after") return yield* withBoundaryPoints(session.boundary, watch.points, hookRace(hooks, watch, sweeper, sweeper, racer, command.force, mode === "between"))
+      if (mode === "between" || mode === "after") return yield* hookRace(hooks, watch, sweeper, sweeper, racer, command.force, mode === "between")
       if (mode === "racerStarted") return yield* racerStarted(hooks, sweeper, sweeper, racer, command.force)
       if (mode === "scheduled" && command.schedule !== undefined) return yield* scheduledRace(sweeper, racer, command.force, command.schedule)
       // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
-      if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* withBoundaryPoints(session.boundary, watch.points, hookRace(hooks, watch, sweeper, sweeper, racer, command.force, true))
+      if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* hookRace(hooks, watch, sweeper, sweeper, racer, command.force, true)
       const racerStore = yield* implementation.make({ sql: database.connections[1]!, dialect: environment.dialect, settings: { ...session.settings, grantKey: GRANT_KEY, singleConnection: false } })
       const pids = { sweeper: yield* backendPidOf(database.connections[0]!), racer: yield* backendPidOf(database.connections[1]!) }
       return mode === "deleteHoldsLock"
-        ? yield* withBoundaryPoints(session.boundary, watch.points, deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock))
+        ? yield* deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
         : yield* raiseHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!)
-    }).pipe(Effect.mapError(harnessError("setting up a race")))
+    }).pipe(
+      // The boundary's points are inert for a sweep the watch does not see (`scanPoint.ts`).
+      (race) => withBoundaryPoints(session.boundary, watch.points, race),
+      Effect.mapError(harnessError("setting up a race"))
+    )
     const placed = { ...sweepOp, competitor: { operation: racer.operation, betweenScanAndDelete: raced.betweenScanAndDelete, ...(raced.beforeSweep === true ? { beforeSweep: true } : {}), ...(raced.atBatch === undefined ? {} : { atBatch: raced.atBatch }) } }
     return yield* raceChecks(run, database.sql, placed, raced, mode, (order) => (mode === "deleteHoldsLock" || mode === "raiseHoldsLock") && predictedBlock(run, order, racer, mode), command, atMs)
   })

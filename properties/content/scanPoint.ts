@@ -28,6 +28,11 @@ export const SCANNED_BEFORE_TRANSACTION = "storage.referenceScanThenTransaction"
 /** The boundary point a sweep reaches before committing the transaction that followed a reference scan. */
 export const SCANNED_BEFORE_COMMIT = "storage.referenceScanThenCommit"
 
+/** Where a race pauses the sweep after a reference scan: the store's hook point first, else the boundary's. */
+export const AFTER_SCAN_POINTS: ReadonlyArray<string> = ["content.afterReferenceScan", SCANNED_BEFORE_TRANSACTION]
+/** Where a race holds the sweep's delete before it commits: the store's hook point first, else the boundary's. */
+export const BEFORE_DELETE_COMMIT_POINTS: ReadonlyArray<string> = ["content.afterDelete", SCANNED_BEFORE_COMMIT]
+
 /** Upstream's references table. */
 const REFERENCES_TABLE = /\bactor_content_refs\b/i
 /** A statement that only reads. */
