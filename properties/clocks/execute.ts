@@ -92,7 +92,7 @@ const commandStep = (
     const failureLogsBefore = session.failureLogs()
     const nonJsonBefore = session.nonJsonRecordParts().length
     // A failed statement the model voids (the transaction fails on its own first) is not injected.
-    const expected = { total: raced.resumes.length, atWaypoints: raced.fireResumes, transactionsAtWaypoints: raced.fireTransactions }
+    const expected = { resumes: raced.resumes.length, resumesAtWaypoints: raced.fireResumes, transactionsAtWaypoints: raced.fireTransactions }
     const result = yield* session.call(raced.faultVoided ? withoutStorageFault(command) : command, index, raced.fireInstantsMs, raced.race, expected)
     const race = session.lastRace()
     if (command.op === "rewind") state.memory.completions.delete(keyOf(command.exec, command.deferred))

@@ -58,15 +58,35 @@ interface Process {
 }
 
 /**
- * The resumes the model says a call makes: in all, and per waypoint of an advance (its fire instants).
- * The session settles until they are logged (at most `MAX_SETTLE_TURNS` turns more), so an engine that
- * starts a fire some turns late is not judged before it did.
+ * What the model says a call's fires do: the resumes in all, and per waypoint of an advance (its fire
+ * instants) the resumes logged and process A's storage transactions started there (a failed fire makes
+ * no resume). The session settles until they have happened (at most `MAX_SETTLE_TURNS` turns more), so
+ * an engine that starts a fire some turns late is not judged before it did.
  */
-export interface ExpectedResumes {
-  readonly total: number
-  readonly atWaypoints: ReadonlyArray<number>
-  /** Per waypoint, the storage transactions process A's fires start there (failed fires make no resume). */
-  readonly transactionsAtWaypoints?: ReadonlyArray<number>
+export interface ExpectedFires {
+  readonly resumes: number
+  readonly resumesAtWaypoints: ReadonlyArray<number>
+  readonly transactionsAtWaypoints: ReadonlyArray<number>
+}
+
+/** A call that fires nothing. */
+const NO_FIRES: ExpectedFires = { resumes: 0, resumesAtWaypoints: [], transactionsAtWaypoints: [] }
+
+/** Per waypoint, the resume count and process A's transaction count a settle there waits for. */
+interface WaypointTarget {
+  readonly resumes: number
+  readonly startedA: number
+}
+
+/** Running totals of `expected` from the counts now: the targets of each waypoint in turn. */
+const waypointTargetsOf = (expected: ExpectedFires, resumesNow: number, startedANow: number): ReadonlyArray<WaypointTarget> => {
+  let resumes = resumesNow
+  let startedA = startedANow
+  return expected.resumesAtWaypoints.map((resumesThere, index) => {
+    resumes += resumesThere
+    startedA += expected.transactionsAtWaypoints[index] ?? 0
+    return { resumes, startedA }
+  })
 }
 
 /** One scenario's implementation side. */
@@ -76,7 +96,7 @@ export interface ClocksSession {
    * Runs one command with its faults armed, advancing through `waypointsMs` for `advance` and
    * releasing the two processes' fires of `race` (the model's) in its order.
    */
-  readonly call: (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race?: AppliedRace | null, expected?: ExpectedResumes) => Effect.Effect<Json, HarnessError>
+  readonly call: (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race?: AppliedRace | null, expected?: ExpectedFires) => Effect.Effect<Json, HarnessError>
   /** How the last call's storage fault struck (undefined: it armed none). */
   readonly lastFault: () => FaultAsStruck | undefined
   /** The span names the last call opened (`harness/SpanRecorder.ts`). */
@@ -169,17 +189,15 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     let processA = yield* build("A", boundary.sql)
     let processB: Process | undefined
     const probes = () => (processB === undefined ? [processA.probe] : [processA.probe, processB.probe])
-    /** The resume count the current call's settles wait for (`ExpectedResumes`). */
-    let resumeTarget = 0
     /** Settles until `target` resumes are logged (at most `MAX_SETTLE_TURNS` turns more). */
     const settleToResumes = (target: number) => settleUntil(probes(), () => resumes.length >= target)
 
     /**
      * `name` dies and starts again with its registration sweep, under `faults` when given (a generated
      * restart's recovery may itself crash: then it restarts once more, unfaulted, as the model does);
-     * the sweep's outcome is the restart's result.
+     * the sweep's outcome is the restart's result. Its settle waits for `resumeTarget` resumes.
      */
-    const restart = (name: ProcessName, faults?: FaultedCommand): Effect.Effect<Json, HarnessError> =>
+    const restart = (name: ProcessName, resumeTarget: number, faults?: FaultedCommand): Effect.Effect<Json, HarnessError> =>
       Effect.gen(function*() {
         const bound = boundaryOf(name)
         const old = name === "A" ? processA : processB
@@ -194,7 +212,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         if (faults?.fault !== undefined) lastFault = faultAsStruck(faults.fault, bound, "restart")
         bound.arm(undefined)
         fresh.controls.arm(undefined)
-        if (swept._tag === "Crashed") yield* restart(name)
+        if (swept._tag === "Crashed") yield* restart(name, resumeTarget)
         return resultJson(swept, errorName)
       })
 
@@ -208,11 +226,11 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     const raceContext: RaceContext = { hooks, settle: Effect.suspend(() => quietNow()), overlap }
     const quietNow = () => Effect.asVoid(settle(probes()))
 
-    /** Per waypoint of the current advance, the resumes and process A's transactions its settle waits for (`ExpectedResumes`). */
-    let waypointTargets: ReadonlyArray<{ readonly resumes: number; readonly startedA: number }> = []
-
-    /** Walks virtual time through `waypointsMs` to `targetMs`, settling after each, running `race` at its instant. */
-    const advanceThrough = (waypointsMs: ReadonlyArray<number>, targetMs: number, race: AppliedRace | null) =>
+    /**
+     * Walks virtual time through `waypointsMs` to `targetMs`, settling after each (up to its entry of
+     * `targets`), running `race` at its instant.
+     */
+    const advanceThrough = (waypointsMs: ReadonlyArray<number>, targetMs: number, race: AppliedRace | null, targets: ReadonlyArray<WaypointTarget>) =>
       Effect.gen(function*() {
         let stage: "armed" | "held" | "done" = race === null ? "done" : "armed"
         for (const [index, instant] of [...waypointsMs, targetMs].entries()) {
@@ -227,7 +245,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
           }
           // Up to the fires the model expects by this instant (a fire may start turns late), then quiet.
           // Not while a race holds fires (they wait for their release, not for time).
-          const target = stage === "held" ? undefined : waypointTargets[index]
+          const target = stage === "held" ? undefined : targets[index]
           yield* target === undefined ? quietNow() : Effect.asVoid(settleUntil(probes(), () => resumes.length >= target.resumes && processA.probe.started() >= target.startedA))
           if (stage === "held" && race !== null && instant >= race.atMs + race.lagMs) {
             yield* releaseHeld(raceContext, race)
@@ -237,7 +255,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         if (stage === "held" && race !== null) yield* releaseHeld(raceContext, race)
       })
 
-    const callOf = (command: FaultedCommand, waypointsMs: ReadonlyArray<number>, race: AppliedRace | null): Effect.Effect<Json, unknown> =>
+    const callOf = (command: FaultedCommand, waypointsMs: ReadonlyArray<number>, race: AppliedRace | null, targets: ReadonlyArray<WaypointTarget>): Effect.Effect<Json, unknown> =>
       Effect.gen(function*() {
         const service = processA.service
         switch (command.op) {
@@ -275,7 +293,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
             yield* as(command.process, (yield* processOf(command.process)).service.sweepDue(command.withFlow ? (command.flow ?? FLOW) : undefined))
             return null
           case "advance":
-            yield* advanceThrough(waypointsMs, (yield* nowMs) + command.ms, race)
+            yield* advanceThrough(waypointsMs, (yield* nowMs) + command.ms, race, targets)
             return null
           case "effect":
             return yield* service.withEffectBoundary(
@@ -308,17 +326,15 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         }
       })
 
-    const call = (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race: AppliedRace | null = null, expected: ExpectedResumes = { total: 0, atWaypoints: [] }) =>
+    const call = (command: FaultedCommand, step: number, waypointsMs: ReadonlyArray<number>, race: AppliedRace | null = null, expected: ExpectedFires = NO_FIRES) =>
       Effect.gen(function*() {
         currentStep = step
-        resumeTarget = resumes.length + expected.total
-        const upTo = (counts: ReadonlyArray<number> | undefined, index: number) => (counts ?? []).slice(0, index + 1).reduce((sum, each) => sum + each, 0)
-        const startedA = processA.probe.started()
-        waypointTargets = expected.atWaypoints.map((_, index) => ({ resumes: resumes.length + upTo(expected.atWaypoints, index), startedA: startedA + upTo(expected.transactionsAtWaypoints, index) }))
+        const resumeTarget = resumes.length + expected.resumes
+        const targets = waypointTargetsOf(expected, resumes.length, processA.probe.started())
         lastRace = null
         lastFault = undefined
         lastSpans = []
-        if (command.op === "restart") return yield* restart("A", command)
+        if (command.op === "restart") return yield* restart("A", resumeTarget, command)
         if (command.op === "setWaiting" || command.op === "clearWaiting" || command.op === "latchLossy" || command.op === "rewind") {
           const done = yield* harnessCommand(command).pipe(Effect.mapError(harnessError(`the harness command ${command.op}`)))
           return done ?? ({ _tag: "Success", value: null } as Json)
@@ -330,7 +346,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         bound.arm(command.fault)
         controls.arm(command.journalFault)
         const spans = makeSpanRecorder()
-        const outcome = yield* bound.run(Effect.tap(as("A", spans.record(callOf(command, waypointsMs, race))), () => Effect.suspend(() => settleToResumes(resumeTarget))))
+        const outcome = yield* bound.run(Effect.tap(as("A", spans.record(callOf(command, waypointsMs, race, targets))), () => Effect.suspend(() => settleToResumes(resumeTarget))))
         lastSpans = spans.names()
         if (command.fault !== undefined) lastFault = faultAsStruck(command.fault, bound, command.op)
         bound.arm(undefined)
@@ -339,7 +355,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
           outcome._tag === "Completed" && Exit.isSuccess(outcome.exit) ? { _tag: "Completed", exit: Exit.succeed(outcome.exit.value as Json) } : outcome,
           (error) => errorName(error)
         )
-        if (outcome._tag === "Crashed") yield* restart(target)
+        if (outcome._tag === "Crashed") yield* restart(target, resumeTarget)
         return result
       })
 
