@@ -181,10 +181,11 @@ export const executeAlarms = (
         // A fault the model voids (statement order, or a platform alarm write an implementation may skip) is not injected.
         const called = yield* session.call(canonical.faultVoided ? withoutStorageFault(command) : command, atMs)
         // The rows observed are named by the canonical prediction; an alternative differs only in what it reports.
-        const observed = yield* session.observe(apiRefsOf(command, before, modelStatuses(canonical.state), index))
+        const canonicalStatuses = modelStatuses(canonical.state)
+        const observed = yield* session.observe(apiRefsOf(command, before, canonicalStatuses, index))
         const judge = (alternative: Operation) => {
           const outcome = alternative === operation ? canonical : alarmsModel.step(modelBefore, alternative)
-          const statuses = modelStatuses(outcome.state)
+          const statuses = outcome === canonical ? canonicalStatuses : modelStatuses(outcome.state)
           const comparison = { command, outcome, model: outcome.state, actualResult: called.result, visits: called.visits, forkedOutcomes: called.forkedOutcomes, observed, modelStatuses: statuses, reporterCalls: called.reporterCalls, lastTouch }
           return { outcome, statuses, checks: [...alarmsChecks(comparison)] }
         }
