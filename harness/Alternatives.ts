@@ -5,27 +5,56 @@
  * did. The first alternative is the canonical one, reported when none agrees, so an implementation
  * that makes the canonical choice sees exactly the checks it saw before alternatives existed.
  */
-import { type Check, firstMismatch } from "./ModelBased.ts"
+import type { Json } from "./Property.ts"
+import { type Check, firstMismatch, jsonEqual } from "./ModelBased.ts"
 
 /** Bound on the alternatives one step may weigh (each is a model step and its checks). */
 export const MAX_ALTERNATIVES = 24
 
+/** A prediction a step is judged by: its checks, finest first. */
+export interface Judged {
+  readonly checks: ReadonlyArray<Check>
+}
+
 /**
  * The prediction of the first of `alternatives` whose checks all pass, else the prediction of the
- * first (canonical) one. Predictions are made lazily, in order: the canonical one alone when it agrees.
+ * first (canonical) one, its first mismatch naming what the other alternatives expected of the same
+ * observable (`Check.alsoExpected`), so a witness says every value the rules allowed. Predictions are
+ * made lazily, in order: the canonical one alone when it agrees.
  *
- * @example firstConsistent(sweepAlternatives(model, op), predictSweep, (prediction) => prediction.checks)
+ * @example firstConsistent(sweepAlternatives(model, op), predictSweep)
  */
-export const firstConsistent = <A, P>(alternatives: ReadonlyArray<A>, predict: (alternative: A) => P, checksOf: (prediction: P) => ReadonlyArray<Check>): P => {
+export const firstConsistent = <A, P extends Judged>(alternatives: ReadonlyArray<A>, predict: (alternative: A) => P): P => {
   if (alternatives.length === 0) throw new Error("firstConsistent needs at least one alternative (the canonical one)")
   if (alternatives.length > MAX_ALTERNATIVES) throw new Error(`a step weighs at most ${MAX_ALTERNATIVES} alternatives, got ${alternatives.length}`)
   const canonical = predict(alternatives[0]!)
-  if (firstMismatch(checksOf(canonical)) === undefined) return canonical
+  if (firstMismatch(canonical.checks) === undefined) return canonical
+  const others: Array<ReadonlyArray<Check>> = []
   for (const alternative of alternatives.slice(1)) {
     const prediction = predict(alternative)
-    if (firstMismatch(checksOf(prediction)) === undefined) return prediction
+    if (firstMismatch(prediction.checks) === undefined) return prediction
+    others.push(prediction.checks)
   }
-  return canonical
+  return others.length === 0 ? canonical : { ...canonical, checks: withOthersExpected(canonical.checks, others) }
+}
+
+/**
+ * `checks` with their first mismatch told the distinct values `others` (the other alternatives'
+ * checks) expected of its observable, where they too differ from what was observed. An alternative
+ * that expected the observed value there failed on another observable, so its value is not listed:
+ * the witness stays the canonical story.
+ */
+const withOthersExpected = (checks: ReadonlyArray<Check>, others: ReadonlyArray<ReadonlyArray<Check>>): ReadonlyArray<Check> => {
+  const index = checks.findIndex((check) => !jsonEqual(check.expected, check.actual))
+  const mismatch = checks[index]!
+  const alsoExpected: Array<Json> = []
+  for (const otherChecks of others) {
+    const same = otherChecks.find((check) => check.observable === mismatch.observable)
+    if (same === undefined || jsonEqual(same.expected, same.actual)) continue
+    if ([mismatch.expected, ...alsoExpected].some((value) => jsonEqual(value, same.expected))) continue
+    alsoExpected.push(same.expected)
+  }
+  return alsoExpected.length === 0 ? checks : checks.map((check, at) => (at === index ? { ...check, alsoExpected } : check))
 }
 
 /** How many orders `items` of `count` have, up to `MAX_ALTERNATIVES + 1` (a bound, not the exact n!). */

@@ -23,6 +23,8 @@ export interface Check {
   readonly actual: Json
   readonly rules: ReadonlyArray<string>
   readonly why: string
+  /** Other values the rules allowed here, by a choice they leave open (`Alternatives.ts`): none was observed either. */
+  readonly alsoExpected?: ReadonlyArray<Json>
 }
 
 /** What one executed command produced: its trace record, its checks (finest first) and its coverage. */
@@ -117,11 +119,16 @@ export const divergenceOf = (mismatch: Check, attributor: Attributor, stepIndex:
     rules: mismatch.rules,
     explanation: `after ${described}, the implementation's ${mismatch.observable} was ${brief(mismatch.actual)} but the model expected ${
       brief(mismatch.expected)
-    }, because ${mismatch.why} (${mismatch.rules.join(", ")})`,
+    }${alsoExpectedWords(mismatch.alsoExpected)}, because ${mismatch.why} (${mismatch.rules.join(", ")})`,
     expected: mismatch.expected,
+    ...(mismatch.alsoExpected === undefined ? {} : { alsoExpected: mismatch.alsoExpected }),
     actual: mismatch.actual
   }
 }
+
+/** ` (or X, or Y, by another choice the rules allow)`, or nothing when the rules allowed one value. */
+const alsoExpectedWords = (alsoExpected: ReadonlyArray<Json> | undefined): string =>
+  alsoExpected === undefined || alsoExpected.length === 0 ? "" : ` (or ${alsoExpected.map(brief).join(", or ")}, by another choice the rules allow)`
 
 /**
  * A call's outcome in the shapes every model predicts: `{_tag: "Success", value}`,

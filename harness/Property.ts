@@ -54,6 +54,8 @@ export interface Divergence {
   /** One plain sentence: what was expected, what happened, and why the model expected it. */
   readonly explanation: string
   readonly expected: Json
+  /** Other values the rules allowed for the observable, by a choice they leave open; none was observed either. */
+  readonly alsoExpected?: ReadonlyArray<Json>
   readonly actual: Json
 }
 

@@ -323,7 +323,9 @@ const failureSection = (adapter: AdapterResult, adapterSlug: string, requirement
     `<article class="failure" id="${id}">`,
     head,
     explanation,
-    `<dl class="expected-actual"><dt>Expected (model)</dt><dd>${jsonCell(cx.divergence.expected)}</dd><dt>Actual (implementation)</dt><dd>${jsonCell(
+    `<dl class="expected-actual"><dt>Expected (model)</dt><dd>${jsonCell(cx.divergence.expected)}</dd>${
+      (cx.divergence.alsoExpected ?? []).map((value) => `<dt>Or, by another allowed choice</dt><dd>${jsonCell(value)}</dd>`).join("")
+    }<dt>Actual (implementation)</dt><dd>${jsonCell(
       cx.divergence.actual
     )}</dd><dt>At step</dt><dd>${cx.divergence.stepIndex}</dd></dl>`,
     `<h4>Replay</h4><pre class="replay"><code>${esc(replayCommand(cx.replayToken))}</code></pre>`,

@@ -47,6 +47,7 @@ const failureBody = (requirement: RequirementResult): string => {
     `replay: ${replayCommand(cx.replayToken)}`,
     `property ${cx.propertyId}, seed ${cx.seed}, path ${cx.path}, found after ${cx.runsToDetect} runs, ${cx.shrinkSteps} shrink steps`,
     `expected (model): ${compactJson(cx.divergence.expected)}`,
+    ...(cx.divergence.alsoExpected ?? []).map((value) => `or, by another allowed choice: ${compactJson(value)}`),
     `actual (implementation): ${compactJson(cx.divergence.actual)}`,
     "",
     "steps:"

@@ -189,7 +189,7 @@ export const executeAlarms = (
           const comparison = { command, outcome, model: outcome.state, actualResult: called.result, visits: called.visits, forkedOutcomes: called.forkedOutcomes, observed, modelStatuses: statuses, reporterCalls: called.reporterCalls, lastTouch }
           return { outcome, statuses, checks: [...alarmsChecks(comparison)] }
         }
-        const { outcome, statuses, checks } = firstConsistent(operationAlternatives(modelBefore, operation), judge, (prediction) => prediction.checks)
+        const { outcome, statuses, checks } = firstConsistent(operationAlternatives(modelBefore, operation), judge)
         model = outcome.state
         const expectedResult = withoutReasons(toJson(outcome.result))
         const reporterPrediction = outcome.predictions.find((prediction) => prediction.observable === "reporterCalls")!

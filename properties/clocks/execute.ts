@@ -125,7 +125,7 @@ const commandStep = (
     // agrees with (`models/clocks/alternatives.ts`); the invariants do not depend on the model, and are checked once.
     const alternatives = comparison === "model" ? operationAlternatives(before, { command, atMs }) : [{ command, atMs }]
     const { outcome, checks } = firstConsistent(alternatives.map((operation, alternative) => ({ operation, alternative })),
-      ({ operation, alternative }) => predict(operation, alternative), (prediction) => prediction.checks)
+      ({ operation, alternative }) => predict(operation, alternative))
     state.model = outcome.state
     const spans = comparison === "model" ? spanCheck(command, session.lastSpans()) : undefined
     const fault = [faultWords(command, outcome.faultVoided, session.lastFault()), race === null ? undefined : raceWords(raced, race)].filter((words) => words !== undefined).join("; ") || undefined

@@ -108,7 +108,7 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
       return { operation, outcome, model, expected, checks: resultFirst(storageChecks(operation, before, model, observed, outcome.rules), result, operation.kind === "sweep") }
     }
     // Where the rules leave a choice (a sweep's tenant order, K6; a refusal's reason, K5): judged by the first alternative that explains it.
-    const { operation, outcome, model, expected, checks } = firstConsistent(operationAlternatives(before, reached), predict, (prediction) => prediction.checks)
+    const { operation, outcome, model, expected, checks } = firstConsistent(operationAlternatives(before, reached), predict)
     run.model = model
     if (called.outcome._tag === "Completed" && called.outcome.exit._tag === "Success" && called.outcome.exit.value.grant !== undefined && outcome.result._tag === "Success") {
       const facts = resolved.facts?.(toJson(outcome.result.value))

@@ -294,7 +294,7 @@ const raceChecks = (run: RunState, sql: SqlClient.SqlClient, placed: SweepOperat
     const before = run.model
     const observed = yield* observeStorage(sql, PROPERTY_SETTINGS.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
     // A sweep may take its tenants in any order (K6): judged by the first order that explains it.
-    const { operation, outcome, expectBlock, competitorResult, checks } = firstConsistent(sweepAlternatives(before, placed), predictRace(before, observed, raced, expectBlockOf, atMs), (prediction) => prediction.checks)
+    const { operation, outcome, expectBlock, competitorResult, checks } = firstConsistent(sweepAlternatives(before, placed), predictRace(before, observed, raced, expectBlockOf, atMs))
     run.model = outcome.state
     const covered = [...contentAttributor.requirementsWithPrimaryRules(outcome.situations), ...(expectBlock && raced.blocked === true ? ["CNT-012"] : [])]
     const schedule = command.op === "race" && mode === "scheduled" ? command.schedule : undefined

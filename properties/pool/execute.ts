@@ -140,7 +140,7 @@ const judged = (before: PoolModelState, operation: PoolOperation, canonical: Poo
   firstConsistent(channelCheckAlternatives(operation), (alternative) => {
     const state = alternative === operation ? canonical : poolModel.step(before, alternative).state
     return { operation: alternative, state, checks: observe(state) }
-  }, (prediction) => prediction.checks)
+  })
 
 /** Whether every listener's queue delivered at least the notifications the model says it must have. */
 const listenersCaughtUp = (state: PoolModelState, driver: PoolDriver): boolean =>

@@ -5,7 +5,7 @@
  * message quotes a connection string with a password that must never reach a report.
  */
 import type { AdapterFingerprint } from "../../adapters/contract.ts"
-import type { StepRecord } from "../../harness/Property.ts"
+import type { Json, StepRecord } from "../../harness/Property.ts"
 import type { AdapterResult, ConformanceReport, Counterexample, RequirementResult, VerdictCounts } from "../../harness/RunResult.ts"
 
 /** The planted secret: no rendered format may contain `PLANTED_PASSWORD`. */
@@ -258,3 +258,14 @@ export const makeReport = (): ConformanceReport => {
     summary: countVerdicts(adapters)
   }
 }
+
+/** `report` with `alsoExpected` (values another allowed choice predicted) on every counterexample's divergence. */
+export const withAlsoExpected = (report: ConformanceReport, alsoExpected: ReadonlyArray<Json>): ConformanceReport => ({
+  ...report,
+  adapters: report.adapters.map((adapter) => ({
+    ...adapter,
+    requirements: adapter.requirements.map((result) =>
+      result.counterexample === undefined ? result : { ...result, counterexample: { ...result.counterexample, divergence: { ...result.counterexample.divergence, alsoExpected } } }
+    )
+  }))
+})

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 import { CERTIFICATION_BUDGET, makeCertificate, renderCertificateHtml } from "../../reports/certificate.ts"
 import { renderHtml } from "../../reports/html.ts"
 import { CHROMIUM_PATH, requireChromium } from "./chromiumSupport.ts"
-import { makeReport, REPLAY_TOKEN } from "./fixtures.ts"
+import { makeReport, REPLAY_TOKEN, withAlsoExpected } from "./fixtures.ts"
 
 
 describe("renderHtml (markup)", () => {
@@ -32,6 +32,12 @@ describe("renderHtml (markup)", () => {
     expect(html).toContain(`<tr class="step has-fault" id="step-postgres-alm-002-2">`)
     expect(html).toContain(`npx durable-conformance replay ${REPLAY_TOKEN}`)
     expect(html).toContain("the implementation had cleared the platform alarm and handled nothing.")
+  })
+
+  it("shows each value another allowed choice expected beside the model's", () => {
+    expect(html).not.toContain("Or, by another allowed choice")
+    const page = renderHtml(withAlsoExpected(makeReport(), [{ handled: 2 }]))
+    expect(page.match(/<dt>Or, by another allowed choice<\/dt><dd><code class="json">\{[^<]*handled[^<]*2\}<\/code><\/dd>/g)).toHaveLength(1)
   })
 
   it("pinpoints the differing result field and state keys of a step", () => {

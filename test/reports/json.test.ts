@@ -3,7 +3,7 @@ import type { AdapterCapabilities, AdapterFingerprint } from "../../adapters/con
 import type { Divergence, ExecutionTrace, StepRecord } from "../../harness/Property.ts"
 import { type AdapterResult, type ConformanceReport, type Counterexample, MAX_COUNTEREXAMPLES_PER_RUN, type PropertyRun, type RequirementResult, type VerdictCounts } from "../../harness/RunResult.ts"
 import { readReport, renderJson, ReportReadError, reportSchemaV2, validateReport } from "../../reports/json.ts"
-import { counterexample, makeReport, PLANTED_PASSWORD, REPLAY_TOKEN } from "./fixtures.ts"
+import { counterexample, makeReport, PLANTED_PASSWORD, REPLAY_TOKEN, withAlsoExpected } from "./fixtures.ts"
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 type KeysOfUnion<T> = T extends unknown ? keyof T : never
@@ -24,6 +24,13 @@ describe("report JSON schema", () => {
   it("accepts the realistic fixture", () => {
     const result = validateReport(JSON.parse(renderJson(makeReport())))
     expect(result.valid ? [] : result.errors).toEqual([])
+  })
+
+  it("accepts the values another allowed choice expected, placed after the model's, and refuses an empty list", () => {
+    const text = renderJson(withAlsoExpected(makeReport(), [{ handled: 2 }]))
+    expect(validateReport(JSON.parse(text)).valid).toBe(true)
+    expect(text).toMatch(/"expected": \{[^}]*\},\s*"alsoExpected": \[/)
+    expect(validateReport(JSON.parse(renderJson(withAlsoExpected(makeReport(), [])))).valid).toBe(false)
   })
 
   it("rejects a missing field, an unknown field, a bad verdict and a not-applicable without capabilities", () => {
@@ -80,7 +87,7 @@ describe("report JSON schema", () => {
     // `satisfies Record<keyof T, true>` fails to compile when a key is missing or unknown, so these
     // lists track the types; the expectations tie them to the schema.
     const step = { index: true, operation: true, args: true, virtualTimeMs: true, implementation: true, model: true, fault: true, implementationState: true, modelState: true } satisfies Record<keyof StepRecord, true>
-    const divergence = { requirementId: true, alsoRequirementIds: true, stepIndex: true, observable: true, rules: true, explanation: true, expected: true, actual: true } satisfies Record<keyof Divergence, true>
+    const divergence = { requirementId: true, alsoRequirementIds: true, stepIndex: true, observable: true, rules: true, explanation: true, expected: true, alsoExpected: true, actual: true } satisfies Record<keyof Divergence, true>
     const trace = { steps: true, divergence: true, covered: true, situations: true } satisfies Record<keyof ExecutionTrace, true>
     const cx = { propertyId: true, scenario: true, trace: true, divergence: true, seed: true, path: true, replayToken: true, runsToDetect: true, shrinkSteps: true } satisfies Record<keyof Counterexample, true>
     // PropertyRun is a union keyed by verdict: the schema declares the keys of every variant.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { renderJunit } from "../../reports/junit.ts"
-import { makeReport, REPLAY_TOKEN } from "./fixtures.ts"
+import { makeReport, REPLAY_TOKEN, withAlsoExpected } from "./fixtures.ts"
 import { findAll, parseXml } from "./xml.ts"
 
 describe("renderJunit", () => {
@@ -38,6 +38,12 @@ describe("renderJunit", () => {
     // Markup in step arguments round-trips as text, not as elements.
     expect(failure?.text).toContain('"note":"<script>alert(1)</script> & \\"quotes\\""')
     expect(failure?.children).toHaveLength(0)
+  })
+
+  it("lists the values another allowed choice expected, one line each, after the model's", () => {
+    const text = findAll(parseXml(renderJunit(withAlsoExpected(makeReport(), [{ handled: 2 }, "other"]))), "failure")[0]?.text ?? ""
+    expect(text).toContain(`expected (model): {"handled":1,"failed":0,"parked":0}\nor, by another allowed choice: {"handled":2}\nor, by another allowed choice: "other"\nactual`)
+    expect(findAll(cases.find((c) => findAll(c, "failure").length > 0)!, "failure")[0]?.text).not.toContain("another allowed choice")
   })
 
   it("says why a requirement was skipped", () => {
