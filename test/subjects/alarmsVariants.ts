@@ -11,15 +11,9 @@
  * Not a test file itself.
  */
 import { Cause, Effect } from "effect"
-import { hooklessService, withoutHookPoints as hookless } from "../support/withoutHookPoints.ts"
+import { hooklessOf } from "../support/withoutHookPoints.ts"
 import type { AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
-
-/** `implementation` with every hook point removed (its calls run with the production no-op hook points). */
-export const hooklessOf = (implementation: AlarmsImplementation, name = `${implementation.name}-without-hook-points`): AlarmsImplementation => ({
-  name,
-  make: (deps) => Effect.map(hookless(implementation.make(deps)), hooklessService)
-})
 
 /** The shipped scheduler with every hook point removed. */
 export const withoutHookPoints: AlarmsImplementation = hooklessOf(shippedAlarms, "shipped-without-hook-points")

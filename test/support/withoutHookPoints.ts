@@ -32,3 +32,18 @@ export const hooklessService = <S extends object>(service: S): S =>
       return Effect.isEffect(result) ? withoutHookPoints(result) : Stream.isStream(result) ? streamWithoutHookPoints(result) : result
     }
   ])) as S
+
+/** What `hooklessOf` wraps: any subject's implementation, a name and a `make` that builds its service. */
+export interface HookedImplementation {
+  readonly name: string
+  readonly make: (deps: never) => Effect.Effect<object, unknown, unknown>
+}
+
+/**
+ * `implementation` with every hook point removed: its service is built and every method runs with the
+ * production no-op hook points.
+ *
+ * @example const bad = hooklessOf(casOwnerFenced.implementation)
+ */
+export const hooklessOf = <I extends HookedImplementation>(implementation: I, name = `${implementation.name}-without-hook-points`): I =>
+  ({ ...implementation, name, make: (deps: never) => Effect.map(withoutHookPoints(implementation.make(deps)), hooklessService) }) as I

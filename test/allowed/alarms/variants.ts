@@ -16,7 +16,7 @@ import { SCHEDULED_TABLE } from "../../../subjects/alarms/schema.ts"
 import { ALARM_ROWS_SELECT, decodeStoredAlarm } from "../../../subjects/alarms/store.ts"
 import { validateFailureDelayMs, validateLimit } from "../../../subjects/alarms/validation.ts"
 import { alarmsPieceKit } from "../../known-bad/alarms/kit.ts"
-import { hooklessOf } from "../../subjects/alarmsVariants.ts"
+import { hooklessOf } from "../../support/withoutHookPoints.ts"
 
 /** The smallest stored `wake_at`, or null when no rows remain. */
 const smallestWakeMs = (runtime: PieceRuntime): Effect.Effect<number | null, SqlError> => {

@@ -13,7 +13,7 @@ import { clocksPieceKit } from "../../known-bad/clocks/kit.ts"
 import { descendingOrderSql } from "./descendingOrderSql.ts"
 import { eventLoopTurn } from "../../../harness/TransactionProbe.ts"
 import { shippedClocks } from "../../../subjects/clocks/index.ts"
-import { hooklessService, withoutHookPoints } from "../../support/withoutHookPoints.ts"
+import { hooklessOf } from "../../support/withoutHookPoints.ts"
 
 /** The key columns the store orders its pending clocks by (`pendingClocks`). */
 export const CLOCK_ORDER_COLUMNS = ["flow_name", "execution_id", "clock_name"] as const
@@ -140,6 +140,6 @@ export const clocksAllowedVariants: ReadonlyArray<AllowedVariant<ClocksImplement
   }),
   wrappedAllowedVariant(
     { name: "without-hook-points", freedom: "hook points are optional refinements (DESIGN.md: an implementation faithful to upstream, without our hook points, must pass); fibers the engine forks inherit the no-op" },
-    (name) => ({ name, make: (environment) => Effect.map(withoutHookPoints(shippedClocks.make(environment)), hooklessService) })
+    (name) => hooklessOf(shippedClocks, name)
   )
 ]

@@ -13,7 +13,7 @@ import { shippedContent } from "../../../subjects/content/index.ts"
 import { type ContentPieces, defaultContentPieces } from "../../../subjects/content/pieces.ts"
 import { CONTENTS_TABLE, REFS_TABLE, tenantRoutingKey } from "../../../subjects/content/schema.ts"
 import { contentPieceKit } from "../../known-bad/content/kit.ts"
-import { hooklessService } from "../../support/withoutHookPoints.ts"
+import { hooklessOf } from "../../support/withoutHookPoints.ts"
 
 /** The tenants of each pass in reverse order of id (upstream's query has no ORDER BY). */
 export const reversedTenantsOfPass: ContentPieces["tenantsOfPass"] = (statements, force, nowMs, intervalMs, limit) =>
@@ -157,4 +157,4 @@ export const contentAllowedVariants: ReadonlyArray<AllowedVariant<ContentImpleme
 export const contentWithoutHookPoints: AllowedVariant<ContentImplementation> = wrappedAllowedVariant({
   name: "without-hook-points",
   freedom: "hook points are optional refinements (DESIGN.md: an implementation faithful to upstream, without our hook points, must pass)"
-}, (reportName) => ({ name: reportName, make: (options) => Effect.map(shippedContent.make(options), hooklessService) }))
+}, (reportName) => hooklessOf(shippedContent, reportName))
