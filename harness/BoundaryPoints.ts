@@ -11,6 +11,14 @@ import type { TransactionPoints } from "./StorageBoundary.ts"
 
 /** The point an operation's transaction reaches after its body, before COMMIT (`holdingBeforeCommit`). */
 export const BEFORE_COMMIT_POINT = "storage.beforeCommit"
+/** The point an operation reaches before its outermost transaction begins (clocks: `TransactionProbe`'s `beforeBegin`). */
+export const BEFORE_BEGIN_POINT = "storage.beforeBegin"
+
+/**
+ * Points that bring every operation's outermost transactions to `BEFORE_COMMIT_POINT` under its own
+ * label: a race arms the label it wants to hold (an unarmed label passes straight through).
+ */
+export const everyOperationsBeforeCommit = (hooks: ScriptedHooks): TransactionPoints => ({ beforeCommit: hooks.service.at(BEFORE_COMMIT_POINT) })
 
 /** The current operation reaches `name` through `hooks` when it is `label`; any other passes on. */
 export const pointOf = (hooks: ScriptedHooks, label: string, name: string): Effect.Effect<void> =>

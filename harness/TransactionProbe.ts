@@ -37,8 +37,13 @@ export interface TransactionProbe {
   readonly idle: Effect.Effect<void>
 }
 
-/** Wraps `inner`, counting outermost transactions (nested ones are savepoints of a counted one). */
-export const makeTransactionProbe = (inner: SqlClient.SqlClient): TransactionProbe => {
+/**
+ * Wraps `inner`, counting outermost transactions (nested ones are savepoints of a counted one).
+ * `beforeBegin`, when given, returns the point each outermost transaction reaches before it is counted
+ * and begins: a race may hold a transaction there (`BoundaryPoints.BEFORE_BEGIN_POINT`) without the
+ * probe counting it in flight, so the rest of the system can still go quiet.
+ */
+export const makeTransactionProbe = (inner: SqlClient.SqlClient, beforeBegin: () => Effect.Effect<void> = () => Effect.void): TransactionProbe => {
   let inFlight = 0
   let started = 0
   let waiters: Array<Deferred.Deferred<void>> = []
@@ -53,11 +58,11 @@ export const makeTransactionProbe = (inner: SqlClient.SqlClient): TransactionPro
     Effect.flatMap(Effect.serviceOption(inner.transactionService), (open) =>
       Option.isSome(open)
         ? inner.withTransaction(body)
-        : Effect.suspend(() => {
+        : Effect.andThen(Effect.suspend(beforeBegin), Effect.suspend(() => {
           inFlight++
           started++
           return inner.withTransaction(body).pipe(Effect.ensuring(finished))
-        }))
+        })))
   const sql: SqlClient.SqlClient = new Proxy(inner, {
     get(target, property) {
       if (property === "withTransaction") return withTransaction

@@ -57,10 +57,18 @@ const withoutRace = (command: FaultedCommand): FaultedCommand => {
   return plain
 }
 
+/** The command as the race ran it: without the race when it was not realised, with lag 0 when its hold was dropped. */
+const asRaced = (command: FaultedCommand, report: RaceReport | null): FaultedCommand => {
+  if (report === null || command.op !== "advance" || command.race === undefined) return command
+  if (!report.realized) return withoutRace(command)
+  return report.holdDropped ? { ...command, race: { ...command.race, lagMs: 0, overlap: false } } : command
+}
+
 /** The race of a step in plain words, for the counterexample. */
 const raceWords = (outcome: StepOutcome, report: RaceReport): string => {
   const race = outcome.race!
-  if (!report.realized) return `race of ${race.key} at ${race.atMs} not realised (the fires never paused at clocks.fire.begin)`
+  if (!report.realized) return `race of ${race.key} at ${race.atMs} not realised (the fires never paused at clocks.fire.begin nor before their transaction began)`
+  if (report.holdDropped) return `race of ${race.key} at ${race.atMs}: ${race.first} released first, then ${race.second} (its ${race.lagMs} ms hold dropped: it paused only before its transaction)`
   const how = report.overlapped
     ? `its open transaction overlapped by ${race.second}'s${report.blocked ? ", which waited on its lock (pg_blocking_pids)" : ""}`
     : race.lagMs > 0 ? `${race.second} held ${race.lagMs} ms at clocks.fire.begin` : `then ${race.second}`
@@ -109,16 +117,17 @@ const commandStep = (
           ...(index === 0 ? state.journalProbe : [])
         ]
         : invariantChecks(observed, state.memory)
-    // An implementation that never reached the race's hook points ran its fires unordered: compare with the model without the race.
-    const unraced = race !== null && !race.realized
+    // An implementation that never reached the race's points ran its fires unordered: compare with the model
+    // without the race; one whose held fire paused only before its transaction ran it at once (lag 0).
+    const unraced = race !== null && (!race.realized || race.holdDropped)
     // An alternative is told the storage fault as the harness injected it: none when the canonical prediction
     // voided it. (An alternative that voids a fault the harness did inject predicts the body's own failure
     // first, one of the two outcomes that are then right.)
     const asInjected = (alternative: FaultedCommand): FaultedCommand => (raced.faultVoided ? withoutStorageFault(alternative) : alternative)
     const predict = (operation: Operation, alternative: number) => {
       const outcome = alternative > 0
-        ? clocksModel.step(before, { ...operation, command: asInjected(unraced ? withoutRace(operation.command) : operation.command) })
-        : unraced ? clocksModel.step(before, { command: withoutRace(command), atMs }) : raced
+        ? clocksModel.step(before, { ...operation, command: asInjected(asRaced(operation.command, race)) })
+        : unraced ? clocksModel.step(before, { command: asRaced(command, race), atMs }) : raced
       return { outcome, checks: checksOf(outcome) }
     }
     // Where the reference leaves a choice open, the step is judged by the first prediction the observation

@@ -13,6 +13,7 @@
 import { Cause, Context, Data, Effect, Exit, Option, Scope } from "effect"
 import type { SqlClient } from "effect/sql"
 import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
+import { BEFORE_BEGIN_POINT, everyOperationsBeforeCommit, withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import { FAILURE_LOG_LEVELS, handingLogger, withLogsTo } from "../../harness/LogRecorder.ts"
 import { resultJson } from "../../harness/ModelBased.ts"
 import { backendPidOf } from "../../harness/PostgresLocks.ts"
@@ -165,9 +166,24 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     const as = <A, E, R>(name: ProcessName, effect: Effect.Effect<A, E, R>) => withScriptedHooks(hooks, labelled(name, withLogsTo(effect, logger)))
     const overlap = yield* overlapConnections(environment)
 
+    /**
+     * While a race's advance runs, every outermost transaction of either process reaches the race
+     * points under its process's label (`race.ts`): before it begins (counted by no probe, so the rest
+     * can go quiet while one is held there) and before it commits (the boundary's point).
+     */
+    let racePointsOn = false
+    const beforeBegin = () => (racePointsOn ? hooks.service.at(BEFORE_BEGIN_POINT) : Effect.void)
+    const withRacePoints = <A, E, R>(advance: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.suspend(() => {
+        racePointsOn = true
+        return withBoundaryPoints(boundary, everyOperationsBeforeCommit(hooks), withBoundaryPoints(boundaryB, everyOperationsBeforeCommit(hooks), advance))
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        racePointsOn = false
+      })))
+
     const build = (name: ProcessName, client: SqlClient.SqlClient) =>
       Effect.gen(function*() {
-        const probe = makeTransactionProbe(client)
+        const probe = makeTransactionProbe(client, beforeBegin)
         const scope = yield* Scope.make()
         const { journal, controls } = yield* makeHarnessJournal(probe.sql, dialect, shared)
         const service = yield* implementation.make({
@@ -223,7 +239,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         return processB
       })
 
-    const raceContext: RaceContext = { hooks, settle: Effect.suspend(() => quietNow()), overlap }
+    const raceContext: RaceContext = { hooks, settle: Effect.suspend(() => quietNow()), patience: Effect.suspend(() => Effect.asVoid(settleUntil(probes(), () => false))), overlap }
     const quietNow = () => Effect.asVoid(settle(probes()))
 
     /**
@@ -293,7 +309,10 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
             yield* as(command.process, (yield* processOf(command.process)).service.sweepDue(command.withFlow ? (command.flow ?? FLOW) : undefined))
             return null
           case "advance":
-            yield* advanceThrough(waypointsMs, (yield* nowMs) + command.ms, race, targets)
+            yield* advanceThrough(waypointsMs, (yield* nowMs) + command.ms, race, targets).pipe(
+              // A race's fires pause at the boundary's points too, for an engine without hook points (`race.ts`).
+              (advance) => (race === null ? advance : withRacePoints(advance))
+            )
             return null
           case "effect":
             return yield* service.withEffectBoundary(
