@@ -104,7 +104,11 @@ export interface ClocksSession {
   readonly lastSpans: () => ReadonlyArray<string>
   /** What the last call's race did (null: it had none). */
   readonly lastRace: () => RaceReport | null
-  /** Advances virtual time by `ms` and waits for quiet; returns the activity it saw. */
+  /**
+   * Advances virtual time by `ms` and waits until the system stayed quiet for the turns late work is
+   * given (`MAX_SETTLE_TURNS`: the liveness phase has no prediction to wait for); returns the activity
+   * it saw.
+   */
   readonly advanceQuietly: (ms: number, step: number) => Effect.Effect<number, HarnessError>
   readonly resumeLog: () => ReadonlyArray<LoggedResume>
   /** Transactions started by every process plus resumes recorded so far (an activity counter). */
@@ -239,7 +243,9 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         return processB
       })
 
-    const raceContext: RaceContext = { hooks, settle: Effect.suspend(() => quietNow()), patience: Effect.suspend(() => Effect.asVoid(settleUntil(probes(), () => false))), overlap }
+    /** Quiet for as long as late work is given: `MAX_SETTLE_TURNS` turns more after the first quiet one. */
+    const patience = Effect.suspend(() => Effect.asVoid(settleUntil(probes(), () => false)))
+    const raceContext: RaceContext = { hooks, settle: Effect.suspend(() => quietNow()), patience, overlap }
     const quietNow = () => Effect.asVoid(settle(probes()))
 
     /**
@@ -383,7 +389,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         currentStep = step
         const before = activityNow()
         yield* advanceByMs(ms)
-        yield* quietNow()
+        yield* patience
         return activityNow() - before
       })
 

@@ -73,8 +73,11 @@ export const pairReversingRetryFire = (): ClockPieces["retryFire"] => {
   }
 }
 
-/** Event-loop turns `lateFire` waits before each fire starts. */
-export const FIRE_LATENCY_TURNS = 10
+/**
+ * Event-loop turns `lateFire` waits before each fire starts: three quarters of the turns a settle gives
+ * late work (`MAX_SETTLE_TURNS`, 200). Measured 2026-12-05 on sqlite: 250 turns pass, 1,000 fail.
+ */
+export const FIRE_LATENCY_TURNS = 150
 
 /**
  * A `retryFire` that starts every fire `FIRE_LATENCY_TURNS` event-loop turns late, with no virtual time
