@@ -25,6 +25,8 @@ import type { ContentImplementation, ContentStore } from "../../subjects/content
 import { storageChecks } from "./checks.ts"
 import { AFTER_SCAN_POINTS, BEFORE_DELETE_COMMIT_POINTS, makeScanWatch, SCANNED_BEFORE_COMMIT, SCANNED_BEFORE_TRANSACTION, type ScanWatch } from "./scanPoint.ts"
 import { withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
+import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
+import { makeRowWriteWatch, type RowWriteWatch, WROTE_CONTENT_BEFORE_COMMIT } from "./writePoint.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { errorTag, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
@@ -192,15 +194,19 @@ const deleteHoldsLock = (hooks: ScriptedHooks, watch: ScanWatch, sweeper: Conten
     return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: !expectBlock, blocked, placedByPredictedBlock: true } satisfies RaceRun
   })
 
-/** The raise holds its row lock while the delete runs into it (truly concurrent). */
-const raiseHoldsLock = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, pids: Pids, observer: SqlClient.SqlClient) =>
+/**
+ * The raise holds its row lock while the delete runs into it (truly concurrent). The sweep is paused
+ * after a reference scan as in `deleteHoldsLock`; the racer is held at its lock hook point or, for a
+ * store without one, at the boundary's point before it commits the transaction that wrote the content
+ * row (`writePoint.ts`), which holds that row's lock.
+ */
+const raiseHoldsLock = (hooks: ScriptedHooks, watches: { readonly scan: ScanWatch; readonly write: RowWriteWatch }, sweeper: ContentStore, racerStore: ContentStore, racer: Racer & { readonly lockHook: string }, force: boolean, pids: Pids, observer: SqlClient.SqlClient) =>
   Effect.gen(function*() {
-    const scanned = yield* startPaused(hooks, "sweep", "content.afterReferenceScan", sweeper.sweep(force))
+    const scanned = yield* startPaused(hooks, "sweep", AFTER_SCAN_POINTS, watches.scan.watched(sweeper.sweep(force)))
     if (!scanned.paused) return { sweep: yield* finish(hooks, scanned), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
-    const started = yield* startPaused(hooks, "racer", racer.startHook, racer.call(racerStore))
-    const holding = yield* releaseTo(hooks, started, racer.lockHook)
+    const holding = yield* startPaused(hooks, "racer", [racer.lockHook, WROTE_CONTENT_BEFORE_COMMIT], watches.write.watched(racer.call(racerStore)))
     const deleting = yield* releaseTo(hooks, scanned, undefined)
-    // Lock evidence only when a hook point held the raise's transaction open; otherwise there is none to judge.
+    // Lock evidence only when the raise's transaction was held open (hook or boundary point); otherwise there is none to judge.
     const blocked = holding.paused ? { blocked: yield* awaitBlocked(observer, pids.sweeper, pids.racer, fiberDone(deleting)) } : {}
     const racerExit = yield* finish(hooks, holding)
     return { racer: racerExit, sweep: yield* Fiber.await(deleting.fiber), betweenScanAndDelete: true, ...blocked } satisfies RaceRun
@@ -243,12 +249,16 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
       if (mode === "racerStarted") return yield* racerStarted(hooks, sweeper, sweeper, racer, command.force)
       if (mode === "scheduled" && command.schedule !== undefined) return yield* scheduledRace(sweeper, racer, command.force, command.schedule)
       // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
-      if (mode === "raiseHoldsLock" && racer.lockHook === undefined) return yield* hookRace(hooks, watch, sweeper, sweeper, racer, command.force, true)
-      const racerStore = yield* implementation.make({ sql: database.connections[1]!, dialect: environment.dialect, settings: { ...session.settings, grantKey: GRANT_KEY, singleConnection: false } })
+      const lockHook = racer.lockHook
+      if (mode === "raiseHoldsLock" && lockHook === undefined) return yield* hookRace(hooks, watch, sweeper, sweeper, racer, command.force, true)
+      // The racer's own connection, over a boundary of its own for the point where it holds a content row (`writePoint.ts`).
+      const racerBoundary = makeStorageBoundary(database.connections[1]!, database.platformAlarm)
+      const racerStore = yield* implementation.make({ sql: racerBoundary.sql, dialect: environment.dialect, settings: { ...session.settings, grantKey: GRANT_KEY, singleConnection: false } })
       const pids = { sweeper: yield* backendPidOf(database.connections[0]!), racer: yield* backendPidOf(database.connections[1]!) }
-      return mode === "deleteHoldsLock"
-        ? yield* deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
-        : yield* raiseHoldsLock(hooks, sweeper, racerStore, racer, command.force, pids, database.connections[2]!)
+      if (mode === "deleteHoldsLock") return yield* deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
+      if (lockHook === undefined) return yield* Effect.die(new Error(`invariant: a ${mode} race needs a racer that takes a content row lock`))
+      const write = makeRowWriteWatch(hooks, "racer", racerBoundary.sql.transactionService)
+      return yield* withBoundaryPoints(racerBoundary, write.points, raiseHoldsLock(hooks, { scan: watch, write }, sweeper, racerStore, { ...racer, lockHook }, command.force, pids, database.connections[2]!))
     }).pipe(
       // The boundary's points are inert for a sweep the watch does not see (`scanPoint.ts`).
       (race) => withBoundaryPoints(session.boundary, watch.points, race),

@@ -16,11 +16,10 @@
  * racer then runs after the sweep). The n-th scan is the n-th candidate batch's (K6 scans once per
  * batch), which tells the model where the racer landed (`atBatch`).
  */
-import { Context, Effect } from "effect"
+import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import * as Statement from "effect/sql/Statement"
 import { OperationLabel, type ScriptedHooks } from "../../harness/HookPoints.ts"
-import { withStatementFaults } from "../../harness/StatementFault.ts"
+import { type SeenStatement, watchStatements } from "../../harness/StatementWatch.ts"
 import type { TransactionPoints } from "../../harness/StorageBoundary.ts"
 
 /** The boundary point a sweep reaches before a transaction that follows a reference scan. */
@@ -53,14 +52,11 @@ export const makeScanWatch = (hooks: ScriptedHooks, sweepLabel: string, transact
   let scans = 0
   let scannedSinceTransaction = false
   let inScannedTransaction = false
-  const transformer = (outer: Statement.Transformer | undefined): Statement.Transformer => (statement, sql, fiber, span) => {
-    const outside = Context.getOrUndefined(fiber.context, transactionService) === undefined
-    const text = outside ? statement.compile()[0] : ""
-    if (READ_ONLY.test(text) && REFERENCES_TABLE.test(text)) {
+  const seen = ({ text, inTransaction }: SeenStatement) => {
+    if (!inTransaction && READ_ONLY.test(text) && REFERENCES_TABLE.test(text)) {
       scans++
       scannedSinceTransaction = true
     }
-    return outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span)
   }
   const beforeBegin = Effect.flatMap(Effect.service(OperationLabel), (label) => {
     if (label !== sweepLabel) return Effect.void
@@ -73,5 +69,5 @@ export const makeScanWatch = (hooks: ScriptedHooks, sweepLabel: string, transact
     inScannedTransaction = false
     return hooks.service.at(SCANNED_BEFORE_COMMIT)
   })
-  return { watched: (sweep) => withStatementFaults(sweep, transformer), points: { beforeBegin, beforeCommit }, scans: () => scans }
+  return { watched: (sweep) => watchStatements(sweep, transactionService, seen), points: { beforeBegin, beforeCommit }, scans: () => scans }
 }

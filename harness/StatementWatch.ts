@@ -1,0 +1,35 @@
+/**
+ * Seeing the statements an operation runs, with no cooperation from the implementation: each statement
+ * passes `effect/sql`'s statement transformer before it takes a connection, so the harness learns its
+ * text and whether it runs inside a transaction. Races use this to place the storage boundary's points
+ * (`BoundaryPoints.ts`) by what a transaction did, named by upstream's persisted layout (e.g. content's
+ * sweep after a reference scan, its racer after writing the content row).
+ */
+import { Context, Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import type * as Statement from "effect/sql/Statement"
+import { withStatementFaults } from "./StatementFault.ts"
+
+/** One statement as the watch saw it. */
+export interface SeenStatement {
+  /** The compiled SQL text. */
+  readonly text: string
+  /** It runs inside a transaction of the client (`transactionService` is set in its fiber). */
+  readonly inTransaction: boolean
+}
+
+/**
+ * `operation` with `seen` told of every statement it runs on a client whose transactions carry
+ * `transactionService`, before the statement runs.
+ *
+ * @example watchStatements(store.sweep(false), sql.transactionService, (statement) => { if (/actor_content_refs/.test(statement.text)) scans++ })
+ */
+export const watchStatements = <A, E, R>(
+  operation: Effect.Effect<A, E, R>,
+  transactionService: SqlClient.SqlClient["transactionService"],
+  seen: (statement: SeenStatement) => void
+): Effect.Effect<A, E, R> =>
+  withStatementFaults(operation, (outer: Statement.Transformer | undefined): Statement.Transformer => (statement, sql, fiber, span) => {
+    seen({ text: statement.compile()[0], inTransaction: Context.getOrUndefined(fiber.context, transactionService) !== undefined })
+    return outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span)
+  })

@@ -1,0 +1,52 @@
+/**
+ * A race point where a racer holds its lock on a content row, needing no hook point of the store: the
+ * storage boundary's point before COMMIT (`StorageBoundary.setTransactionPoints`), taken by the racer
+ * only in a transaction that wrote `tenant_contents` (upstream's table, which every store keeps): an
+ * `INSERT` or `UPDATE` of a row there holds that row's lock until the transaction ends, so the
+ * sweep's delete of the row waits on it. Statements are seen through `effect/sql`'s statement
+ * transformer (`harness/StatementWatch.ts`), which the store cannot skip.
+ *
+ * A store that writes the row outside any transaction, or first registers its tenant in a transaction
+ * of its own, is held only in the transaction that wrote the row, or not at all (then the race gives
+ * no lock evidence, as for a raise without a lock).
+ */
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import { OperationLabel, type ScriptedHooks } from "../../harness/HookPoints.ts"
+import { type SeenStatement, watchStatements } from "../../harness/StatementWatch.ts"
+import type { TransactionPoints } from "../../harness/StorageBoundary.ts"
+
+/** The boundary point a racer reaches before committing a transaction that wrote a content row. */
+export const WROTE_CONTENT_BEFORE_COMMIT = "storage.contentWriteThenCommit"
+
+/** Upstream's content table. */
+const CONTENTS_TABLE = /\btenant_contents\b/i
+/** A statement that writes rows (an upsert starts with `INSERT`). */
+const WRITES_ROWS = /^\s*(insert|update)\b/i
+
+/** Watches one race's racer and offers the boundary point (see the module doc). */
+export interface RowWriteWatch {
+  /** `racer` with its statements watched. */
+  readonly watched: <A, E, R>(racer: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** The points to set on the boundary the racer runs over. */
+  readonly points: TransactionPoints
+}
+
+/** A watch over the racer labelled `racerLabel` on a client with `transactionService`, reaching the point through `hooks`. */
+export const makeRowWriteWatch = (hooks: ScriptedHooks, racerLabel: string, transactionService: SqlClient.SqlClient["transactionService"]): RowWriteWatch => {
+  let wroteInTransaction = false
+  // A transaction that ended without committing leaves nothing held: each starts unmarked.
+  const beforeBegin = Effect.flatMap(Effect.service(OperationLabel), (label) =>
+    Effect.sync(() => {
+      if (label === racerLabel) wroteInTransaction = false
+    }))
+  const beforeCommit = Effect.flatMap(Effect.service(OperationLabel), (label) => {
+    if (label !== racerLabel || !wroteInTransaction) return Effect.void
+    wroteInTransaction = false
+    return hooks.service.at(WROTE_CONTENT_BEFORE_COMMIT)
+  })
+  const seen = ({ text, inTransaction }: SeenStatement) => {
+    if (inTransaction && WRITES_ROWS.test(text) && CONTENTS_TABLE.test(text)) wroteInTransaction = true
+  }
+  return { watched: (racer) => watchStatements(racer, transactionService, seen), points: { beforeBegin, beforeCommit } }
+}
