@@ -70,6 +70,14 @@ export interface ExpectedFires {
   readonly transactionsAtWaypoints: ReadonlyArray<number>
 }
 
+/**
+ * Turns a liveness round that looks quiet waits for late work. The phase ends after four quiet rounds in
+ * a row, so work that starts within about 4 x 2 x 25 = 200 turns (as `MAX_SETTLE_TURNS` gives a step)
+ * is seen; each turn costs about a millisecond in workerd, where there is no `setImmediate`, so the
+ * wait is spread over the quiet rounds rather than paid at full length by each.
+ */
+export const LATE_WORK_TURNS_PER_QUIET_ROUND = 25
+
 /** A call that fires nothing. */
 const NO_FIRES: ExpectedFires = { resumes: 0, resumesAtWaypoints: [], transactionsAtWaypoints: [] }
 
@@ -105,9 +113,9 @@ export interface ClocksSession {
   /** What the last call's race did (null: it had none). */
   readonly lastRace: () => RaceReport | null
   /**
-   * Advances virtual time by `ms` and waits until the system stayed quiet for the turns late work is
-   * given (`MAX_SETTLE_TURNS`: the liveness phase has no prediction to wait for); returns the activity
-   * it saw.
+   * Advances virtual time by `ms` and waits for quiet; a round that saw no activity then waits up to
+   * `LATE_WORK_TURNS_PER_QUIET_ROUND` turns more for late work (the liveness phase has no prediction to
+   * wait for). Returns the activity it saw.
    */
   readonly advanceQuietly: (ms: number, step: number) => Effect.Effect<number, HarnessError>
   readonly resumeLog: () => ReadonlyArray<LoggedResume>
@@ -389,7 +397,9 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         currentStep = step
         const before = activityNow()
         yield* advanceByMs(ms)
-        yield* patience
+        yield* quietNow()
+        // Only a round that looks quiet waits for late work: a busy one is followed by another round anyway.
+        if (activityNow() === before) yield* settleUntil(probes(), () => activityNow() > before, LATE_WORK_TURNS_PER_QUIET_ROUND)
         return activityNow() - before
       })
 

@@ -74,8 +74,9 @@ export const pairReversingRetryFire = (): ClockPieces["retryFire"] => {
 }
 
 /**
- * Event-loop turns `lateFire` waits before each fire starts: three quarters of the turns a settle gives
- * late work (`MAX_SETTLE_TURNS`, 200). Measured 2026-12-05 on sqlite: 250 turns pass, 1,000 fail.
+ * Event-loop turns `lateFire` waits before each fire starts: three quarters of the turns a step's settle
+ * and the liveness phase's quiet rounds give late work (about 200). Measured 2026-12-05 on sqlite: 150
+ * turns pass, 250 fail CLK-020.
  */
 export const FIRE_LATENCY_TURNS = 150
 
