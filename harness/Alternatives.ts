@@ -45,8 +45,8 @@ export const firstConsistent = <A, P extends Judged>(alternatives: ReadonlyArray
  * the witness stays the canonical story.
  */
 const withOthersExpected = (checks: ReadonlyArray<Check>, others: ReadonlyArray<ReadonlyArray<Check>>): ReadonlyArray<Check> => {
-  const index = checks.findIndex((check) => !jsonEqual(check.expected, check.actual))
-  const mismatch = checks[index]!
+  const mismatch = firstMismatch(checks)!
+  const index = checks.indexOf(mismatch)
   const alsoExpected: Array<Json> = []
   for (const otherChecks of others) {
     const same = otherChecks.find((check) => check.observable === mismatch.observable)
