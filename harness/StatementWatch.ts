@@ -12,7 +12,7 @@ import { withStatementFaults } from "./StatementFault.ts"
 
 /** One statement as the watch saw it. */
 export interface SeenStatement {
-  /** The compiled SQL text. */
+  /** The compiled SQL text, compiled on first read (a watch that tests `inTransaction` first pays nothing for the rest). */
   readonly text: string
   /** It runs inside a transaction of the client (`transactionService` is set in its fiber). */
   readonly inTransaction: boolean
@@ -30,6 +30,13 @@ export const watchStatements = <A, E, R>(
   seen: (statement: SeenStatement) => void
 ): Effect.Effect<A, E, R> =>
   withStatementFaults(operation, (outer: Statement.Transformer | undefined): Statement.Transformer => (statement, sql, fiber, span) => {
-    seen({ text: statement.compile()[0], inTransaction: Context.getOrUndefined(fiber.context, transactionService) !== undefined })
+    let text: string | undefined
+    seen({
+      get text() {
+        text ??= statement.compile()[0]
+        return text
+      },
+      inTransaction: Context.getOrUndefined(fiber.context, transactionService) !== undefined
+    })
     return outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span)
   })
