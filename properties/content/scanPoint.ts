@@ -16,10 +16,11 @@
  * racer then runs after the sweep). The n-th scan is the n-th candidate batch's (K6 scans once per
  * batch), which tells the model where the racer landed (`atBatch`).
  */
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { OperationLabel, type ScriptedHooks } from "../../harness/HookPoints.ts"
-import { type SeenStatement, watchStatements } from "../../harness/StatementWatch.ts"
+import type { ScriptedHooks } from "../../harness/HookPoints.ts"
+import { markTransactions } from "../../harness/MarkedTransactions.ts"
+import type { SeenStatement } from "../../harness/StatementWatch.ts"
 import type { TransactionPoints } from "../../harness/StorageBoundary.ts"
 
 /** The boundary point a sweep reaches before a transaction that follows a reference scan. */
@@ -50,24 +51,20 @@ export interface ScanWatch {
 /** A watch over the sweep labelled `sweepLabel` on a client with `transactionService`, reaching the points through `hooks`. */
 export const makeScanWatch = (hooks: ScriptedHooks, sweepLabel: string, transactionService: SqlClient.SqlClient["transactionService"]): ScanWatch => {
   let scans = 0
-  let scannedSinceTransaction = false
-  let inScannedTransaction = false
-  const seen = ({ text, inTransaction }: SeenStatement) => {
-    if (!inTransaction && READ_ONLY.test(text) && REFERENCES_TABLE.test(text)) {
-      scans++
-      scannedSinceTransaction = true
-    }
+  // `text` is read only after `inTransaction`: reading it compiles the statement.
+  const isScan = (statement: SeenStatement) => !statement.inTransaction && READ_ONLY.test(statement.text) && REFERENCES_TABLE.test(statement.text)
+  const countedScan = (statement: SeenStatement) => {
+    if (!isScan(statement)) return false
+    scans++
+    return true
   }
-  const beforeBegin = Effect.flatMap(Effect.service(OperationLabel), (label) => {
-    if (label !== sweepLabel) return Effect.void
-    inScannedTransaction = scannedSinceTransaction
-    scannedSinceTransaction = false
-    return inScannedTransaction ? hooks.service.at(SCANNED_BEFORE_TRANSACTION) : Effect.void
+  const marked = markTransactions({
+    hooks,
+    label: sweepLabel,
+    transactionService,
+    marks: countedScan,
+    beforeBeginPoint: SCANNED_BEFORE_TRANSACTION,
+    beforeCommitPoint: SCANNED_BEFORE_COMMIT
   })
-  const beforeCommit = Effect.flatMap(Effect.service(OperationLabel), (label) => {
-    if (label !== sweepLabel || !inScannedTransaction) return Effect.void
-    inScannedTransaction = false
-    return hooks.service.at(SCANNED_BEFORE_COMMIT)
-  })
-  return { watched: (sweep) => watchStatements(sweep, transactionService, seen), points: { beforeBegin, beforeCommit }, scans: () => scans }
+  return { ...marked, scans: () => scans }
 }

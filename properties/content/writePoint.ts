@@ -10,10 +10,10 @@
  * of its own, is held only in the transaction that wrote the row, or not at all (then the race gives
  * no lock evidence, as for a raise without a lock).
  */
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { OperationLabel, type ScriptedHooks } from "../../harness/HookPoints.ts"
-import { type SeenStatement, watchStatements } from "../../harness/StatementWatch.ts"
+import type { ScriptedHooks } from "../../harness/HookPoints.ts"
+import { markTransactions } from "../../harness/MarkedTransactions.ts"
 import type { TransactionPoints } from "../../harness/StorageBoundary.ts"
 
 /** The boundary point a racer reaches before committing a transaction that wrote a content row. */
@@ -33,20 +33,12 @@ export interface RowWriteWatch {
 }
 
 /** A watch over the racer labelled `racerLabel` on a client with `transactionService`, reaching the point through `hooks`. */
-export const makeRowWriteWatch = (hooks: ScriptedHooks, racerLabel: string, transactionService: SqlClient.SqlClient["transactionService"]): RowWriteWatch => {
-  let wroteInTransaction = false
-  // A transaction that ended without committing leaves nothing held: each starts unmarked.
-  const beforeBegin = Effect.flatMap(Effect.service(OperationLabel), (label) =>
-    Effect.sync(() => {
-      if (label === racerLabel) wroteInTransaction = false
-    }))
-  const beforeCommit = Effect.flatMap(Effect.service(OperationLabel), (label) => {
-    if (label !== racerLabel || !wroteInTransaction) return Effect.void
-    wroteInTransaction = false
-    return hooks.service.at(WROTE_CONTENT_BEFORE_COMMIT)
+export const makeRowWriteWatch = (hooks: ScriptedHooks, racerLabel: string, transactionService: SqlClient.SqlClient["transactionService"]): RowWriteWatch =>
+  markTransactions({
+    hooks,
+    label: racerLabel,
+    transactionService,
+    // `text` is read only after `inTransaction`: reading it compiles the statement.
+    marks: (statement) => statement.inTransaction && WRITES_ROWS.test(statement.text) && CONTENTS_TABLE.test(statement.text),
+    beforeCommitPoint: WROTE_CONTENT_BEFORE_COMMIT
   })
-  const seen = ({ text, inTransaction }: SeenStatement) => {
-    if (inTransaction && WRITES_ROWS.test(text) && CONTENTS_TABLE.test(text)) wroteInTransaction = true
-  }
-  return { watched: (racer) => watchStatements(racer, transactionService, seen), points: { beforeBegin, beforeCommit } }
-}

@@ -1,0 +1,69 @@
+/**
+ * Race points placed by what an operation's statements did, needing no hook point of the
+ * implementation: the storage boundary's own points around each outermost transaction
+ * (`StorageBoundary.setTransactionPoints`), reached only in a transaction a watched statement
+ * (`StatementWatch.ts`) marked. A marking statement inside a transaction marks that transaction; one
+ * outside marks the next transaction the operation begins (e.g. content's sweep: its reference scan,
+ * then the delete's transaction). Only the operation carrying `label` (`HookPoints.OperationLabel`)
+ * is marked or paused, so other operations on the same boundary pass through.
+ */
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import { OperationLabel, type ScriptedHooks } from "./HookPoints.ts"
+import { type SeenStatement, watchStatements } from "./StatementWatch.ts"
+import type { TransactionPoints } from "./StorageBoundary.ts"
+
+/** What marks a transaction, and the points a marked one reaches. */
+export interface MarkOptions {
+  /** Scripted hooks the points are reached through. */
+  readonly hooks: ScriptedHooks
+  /** The `OperationLabel` of the operation watched. */
+  readonly label: string
+  /** The `transactionService` of the client the operation runs on. */
+  readonly transactionService: SqlClient.SqlClient["transactionService"]
+  /** Whether `statement` marks its transaction (or, outside one, the next). Test `inTransaction` first: reading `text` compiles the statement. */
+  readonly marks: (statement: SeenStatement) => boolean
+  /** The point a marked transaction reaches before it begins, if any. */
+  readonly beforeBeginPoint?: string
+  /** The point a marked transaction reaches before it commits, if any. */
+  readonly beforeCommitPoint?: string
+}
+
+/** An operation watched for marking statements, and the boundary points to set for it. */
+export interface MarkedTransactions {
+  /** `operation` with its statements watched. */
+  readonly watched: <A, E, R>(operation: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** The points to set on the boundary the operation runs over. */
+  readonly points: TransactionPoints
+}
+
+/**
+ * A watch that reaches `beforeBeginPoint` and `beforeCommitPoint` in each transaction of the labelled
+ * operation that a statement marked (see the module doc). A transaction that ended without committing
+ * leaves no mark behind: each begins with only the marks made since the last one began.
+ *
+ * @example markTransactions({ hooks, label: "racer", transactionService, marks: (s) => s.inTransaction && /^insert/i.test(s.text), beforeCommitPoint: "storage.wroteThenCommit" })
+ */
+export const markTransactions = (options: MarkOptions): MarkedTransactions => {
+  const { hooks, label, marks, beforeBeginPoint, beforeCommitPoint } = options
+  let markedForNext = false
+  let markedCurrent = false
+  const seen = (statement: SeenStatement) => {
+    if (!marks(statement)) return
+    if (statement.inTransaction) markedCurrent = true
+    else markedForNext = true
+  }
+  const reach = (point: string | undefined) => (point === undefined ? Effect.void : hooks.service.at(point))
+  const beforeBegin = Effect.flatMap(Effect.service(OperationLabel), (current) => {
+    if (current !== label) return Effect.void
+    markedCurrent = markedForNext
+    markedForNext = false
+    return markedCurrent ? reach(beforeBeginPoint) : Effect.void
+  })
+  const beforeCommit = Effect.flatMap(Effect.service(OperationLabel), (current) => {
+    if (current !== label || !markedCurrent) return Effect.void
+    markedCurrent = false
+    return reach(beforeCommitPoint)
+  })
+  return { watched: (operation) => watchStatements(operation, options.transactionService, seen), points: { beforeBegin, beforeCommit } }
+}
