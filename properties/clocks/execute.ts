@@ -119,7 +119,8 @@ const commandStep = (
         : invariantChecks(observed, state.memory)
     // An implementation that never reached the race's points ran its fires unordered: compare with the model
     // without the race; one whose held fire paused only before its transaction ran it at once (lag 0).
-    const unraced = race !== null && (!race.realized || race.holdDropped)
+    // `asRaced` says which; the prediction already made (`raced`) is the generated race's.
+    const ranOtherThanGenerated = race !== null && (!race.realized || race.holdDropped)
     // An alternative is told the storage fault as the harness injected it: none when the canonical prediction
     // voided it. (An alternative that voids a fault the harness did inject predicts the body's own failure
     // first, one of the two outcomes that are then right.)
@@ -127,7 +128,7 @@ const commandStep = (
     const predict = (operation: Operation, alternative: number) => {
       const outcome = alternative > 0
         ? clocksModel.step(before, { ...operation, command: asInjected(asRaced(operation.command, race)) })
-        : unraced ? clocksModel.step(before, { command: asRaced(command, race), atMs }) : raced
+        : ranOtherThanGenerated ? clocksModel.step(before, { command: asRaced(command, race), atMs }) : raced
       return { outcome, checks: checksOf(outcome) }
     }
     // Where the reference leaves a choice open, the step is judged by the first prediction the observation
