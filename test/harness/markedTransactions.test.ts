@@ -13,7 +13,7 @@ import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
 
 /** The hook points reached, in order, when `op` and then `other` run the same statements over one boundary. */
 const pointsReached = (): Promise<ReadonlyArray<string>> =>
-  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+  Effect.runPromise(Effect.orDie(Effect.scoped(Effect.gen(function*() {
     const database = yield* makeSqliteAdapter().open()
     yield* database.sql`CREATE TABLE watched (n INTEGER NOT NULL)`
     yield* database.sql`CREATE TABLE quiet (n INTEGER NOT NULL)`
@@ -38,7 +38,7 @@ const pointsReached = (): Promise<ReadonlyArray<string>> =>
     })
     yield* withBoundaryPoints(boundary, marked.points, Effect.andThen(labelled("op", marked.watched(statements)), labelled("other", marked.watched(statements))))
     return hooks.hits().map((hit) => `${hit.label}:${hit.hook}`)
-  })) as Effect.Effect<ReadonlyArray<string>, never>)
+  }))))
 
 describe("markTransactions", () => {
   it("reaches its points only in the labelled operation's marked transactions", async () => {
