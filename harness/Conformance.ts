@@ -236,7 +236,7 @@ const runAdapter = (plan: RunPlan, definition: AdapterDefinition) =>
     const runs = yield* runProperties(plan, adapter).pipe(
       Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : closeWithin(plan, definition.name, scope, exit)))
     )
-    const coverage = situationCoverage(plan.options.suites, runs)
+    const coverage = situationCoverage(plan.options.suites, runs, adapter.capabilities)
     const result: AdapterResult = {
       fingerprint,
       properties: runs,

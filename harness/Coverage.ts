@@ -7,10 +7,11 @@
  *
  * @example
  * ```ts
- * const coverage = situationCoverage(suites, adapterResult.properties)
+ * const coverage = situationCoverage(suites, adapterResult.properties, adapter.capabilities)
  * flaggedSituations(coverage[0]!) // [{ situation: "parkReportLost", scenarios: 2 }]
  * ```
  */
+import { type AdapterCapabilities, hasCapability } from "../adapters/contract.ts"
 import type { PropertyRun } from "./RunResult.ts"
 import type { SubjectSuite } from "./Suite.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
@@ -33,13 +34,18 @@ export interface SubjectCoverage {
   readonly situations: ReadonlyArray<SituationCount>
 }
 
+/** The situations of `suite` an adapter with `capabilities` can reach (`SubjectSuite.situationNeeds`), in order. */
+export const reachableSituations = (suite: SubjectSuite, capabilities: AdapterCapabilities): ReadonlyArray<string> =>
+  (suite.situations ?? []).filter((situation) => (suite.situationNeeds?.[situation] ?? []).every((name) => hasCapability(capabilities, name)))
+
 /**
- * The coverage of each suite that names situations, from the property runs of one adapter (several
- * seeds' runs add up). A suite none of whose properties applied to the adapter has no coverage row.
+ * The coverage of each suite that names situations, from the property runs of one adapter with
+ * `capabilities` (several seeds' runs add up). A suite none of whose properties applied to the adapter
+ * has no coverage row; a situation the adapter cannot reach (`SubjectSuite.situationNeeds`) has no line.
  */
-export const situationCoverage = (suites: ReadonlyArray<SubjectSuite>, runs: ReadonlyArray<PropertyRun>): ReadonlyArray<SubjectCoverage> =>
+export const situationCoverage = (suites: ReadonlyArray<SubjectSuite>, runs: ReadonlyArray<PropertyRun>, capabilities: AdapterCapabilities): ReadonlyArray<SubjectCoverage> =>
   suites.flatMap((suite) => {
-    const names = suite.situations ?? []
+    const names = reachableSituations(suite, capabilities)
     if (names.length === 0) return []
     const propertyIds = new Set(suite.properties.map((property) => property.id))
     const applicable = runs.filter((run) => run.subject === suite.subject && propertyIds.has(run.propertyId) && run.verdict !== "not-applicable")

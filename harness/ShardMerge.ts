@@ -209,7 +209,7 @@ const mergeAdapter = (shards: ReadonlyArray<ShardInput>, suites: ReadonlyArray<S
     })
   })
   const properties = first!.properties.map((_, index) => mergePropertyRun(shards, adapters.map((adapter) => adapter.properties[index]!), runs))
-  const coverage = situationCoverage(suites, properties)
+  const coverage = situationCoverage(suites, properties, first!.fingerprint.capabilities)
   const merged: Record<string, unknown> = { ...first!, fingerprint: first!.fingerprint, properties, requirements: mergedRequirements(suites, adapters, properties) }
   delete merged["coverage"]
   return { ...(merged as unknown as AdapterResult), ...(coverage.length === 0 ? {} : { coverage }) }

@@ -3,6 +3,7 @@
  * implementation. The conformance run, `certify` and `replay` all work on suites, so a new subject
  * plugs in by adding one suite to the registry.
  */
+import type { CapabilityName } from "../adapters/contract.ts"
 import type { Requirement, SubjectName } from "../spec/Requirement.ts"
 import type { PropertyDefinition } from "./Property.ts"
 
@@ -18,6 +19,12 @@ export interface SubjectSuite {
    * properties' traces report the ones they reached. Optional: a suite without them has no table.
    */
   readonly situations?: ReadonlyArray<string>
+  /**
+   * Situations only an adapter with these capabilities can reach (e.g. two fires whose transactions
+   * overlap need independent connections and row locks). On an adapter without them the situation is
+   * not in its coverage table, so `certify` does not ask for it; every other situation is.
+   */
+  readonly situationNeeds?: Readonly<Record<string, ReadonlyArray<CapabilityName>>>
 }
 
 /** Map from property id to the requirement IDs it checks, across suites. */

@@ -45,7 +45,7 @@ export const mergeSeedReports = (reports: ReadonlyArray<ConformanceReport>, cert
   const requirements = certified.flatMap((suite) => suite.requirements)
   const adapters: Array<AdapterResult> = first.adapters.map((adapter, index) => {
     const runs = reports.flatMap((report) => report.adapters[index]!.properties)
-    const coverage = situationCoverage(certified, runs)
+    const coverage = situationCoverage(certified, runs, adapter.fingerprint.capabilities)
     return {
       fingerprint: adapter.fingerprint,
       properties: runs,

@@ -4,6 +4,7 @@
  * (JSON schema, Markdown, HTML, the terminal summary, the certificate) carries the table.
  */
 import { describe, expect, it } from "vitest"
+import type { AdapterCapabilities } from "../../adapters/contract.ts"
 import { renderSummary } from "../../cli/summary.ts"
 import { coverageLine, flaggedSituations, SITUATION_FLAG_BELOW, situationCoverage, unreachedSituations } from "../../harness/Coverage.ts"
 import type { PropertyDefinition } from "../../harness/Property.ts"
@@ -25,6 +26,11 @@ const suite: SubjectSuite = {
   situations: ["replayDrop", "parkReported", "lostReply"]
 }
 
+/** A single-connection engine without row locks (sqlite). */
+const singleConnection: AdapterCapabilities = { independentConnections: false, rowLocks: false, snapshotReads: false, savepoints: true, platformAlarm: "emulated" }
+/** An engine with independent connections and row locks (postgres). */
+const server: AdapterCapabilities = { independentConnections: true, rowLocks: true, snapshotReads: true, savepoints: true, platformAlarm: "emulated" }
+
 const run = (propertyId: string, situations: Record<string, number>, verdict: "pass" | "not-applicable" = "pass"): PropertyRun =>
   (verdict === "pass"
     ? { propertyId, subject: "alarms", adapter: "sqlite", seed: 1, runsRequested: 60, runsExecuted: 60, durationMs: 1, covered: {}, situations, verdict }
@@ -32,7 +38,7 @@ const run = (propertyId: string, situations: Record<string, number>, verdict: "p
 
 describe("situation coverage", () => {
   it("adds a subject's properties (and seeds) up, listing every situation in the suite's order", () => {
-    const [coverage] = situationCoverage([suite], [run("alarms/model", { replayDrop: 3, parkReported: 9 }), run("alarms/faults", { replayDrop: 4 }), run("alarms/model", { parkReported: 1 })])
+    const [coverage] = situationCoverage([suite], [run("alarms/model", { replayDrop: 3, parkReported: 9 }), run("alarms/faults", { replayDrop: 4 }), run("alarms/model", { parkReported: 1 })], singleConnection)
     expect(coverage).toEqual({
       subject: "alarms",
       scenarios: 180,
@@ -44,14 +50,23 @@ describe("situation coverage", () => {
   })
 
   it(`flags a situation reached fewer than ${SITUATION_FLAG_BELOW} times`, () => {
-    const [coverage] = situationCoverage([suite], [run("alarms/model", { replayDrop: SITUATION_FLAG_BELOW - 1, parkReported: SITUATION_FLAG_BELOW, lostReply: 40 })])
+    const [coverage] = situationCoverage([suite], [run("alarms/model", { replayDrop: SITUATION_FLAG_BELOW - 1, parkReported: SITUATION_FLAG_BELOW, lostReply: 40 })], singleConnection)
     expect(flaggedSituations(coverage!)).toEqual([{ situation: "replayDrop", scenarios: SITUATION_FLAG_BELOW - 1 }])
     expect(coverageLine(coverage!)).toBe(`alarms: 3 of 3 situations reached, 1 fewer than ${SITUATION_FLAG_BELOW} times (replayDrop ${SITUATION_FLAG_BELOW - 1})`)
   })
 
   it("has no row for a subject that did not apply to the adapter, nor for a suite without situations", () => {
-    expect(situationCoverage([suite], [run("alarms/model", {}, "not-applicable")])).toEqual([])
-    expect(situationCoverage([{ ...suite, situations: [] }], [run("alarms/model", { replayDrop: 1 })])).toEqual([])
+    expect(situationCoverage([suite], [run("alarms/model", {}, "not-applicable")], singleConnection)).toEqual([])
+    expect(situationCoverage([{ ...suite, situations: [] }], [run("alarms/model", { replayDrop: 1 })], singleConnection)).toEqual([])
+  })
+
+  it("lists a situation that needs capabilities only on an adapter that has them", () => {
+    const needing: SubjectSuite = { ...suite, situationNeeds: { lostReply: ["independentConnections", "rowLocks"] } }
+    const runs = [run("alarms/model", { replayDrop: 6, parkReported: 7 })]
+    const names = (capabilities: AdapterCapabilities) => situationCoverage([needing], runs, capabilities)[0]!.situations.map((count) => count.situation)
+    expect(names(singleConnection)).toEqual(["replayDrop", "parkReported"])
+    expect(names(server)).toEqual(["replayDrop", "parkReported", "lostReply"])
+    expect(unreachedSituations(situationCoverage([needing], runs, server)[0]!)).toEqual(["lostReply"])
   })
 })
 
@@ -59,7 +74,7 @@ describe("the coverage table in every report format", () => {
   const withCoverage = (): ConformanceReport => {
     const report = makeReport()
     const [first, ...rest] = report.adapters
-    const coverage = situationCoverage([suite], [run("alarms/model", { replayDrop: 2, parkReported: 30 })])
+    const coverage = situationCoverage([suite], [run("alarms/model", { replayDrop: 2, parkReported: 30 })], singleConnection)
     return { ...report, adapters: [{ ...first!, coverage }, ...rest] }
   }
 
