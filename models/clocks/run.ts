@@ -10,6 +10,7 @@ import { voidsStorageFault } from "../../harness/Faults.ts"
 import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, retryDelayMs } from "./keys.ts"
 import { canonical } from "../../harness/CodeUnitOrder.ts"
 import { inPassOrder } from "./passOrder.ts"
+import { type ClocksSituation, FAULT_SITUATIONS } from "./situations.ts"
 import { type AppliedRace, type ClockState, type FaultedCommand, FLOW, type Json, type ModelState, type ProcessName, type RecordState, type Resume, type TimerState } from "./types.ts"
 
 /** The process crashed at a storage transaction (the harness interrupts it from outside). */
@@ -52,6 +53,8 @@ export class Run {
   /** Per fire instant (as `fireInstantsMs`), the storage transactions its fires start on the faulted process (A). */
   readonly fireTransactions: Array<number> = []
   readonly reached = new Set<string>()
+  /** Named situations the operation reached inside the interpreter (`situations.ts` adds the rest). */
+  readonly noted = new Set<ClocksSituation>()
   /** A re-arm met its key's live timer inside a failed fire's backoff and kept it (C9 with C11). */
   keptInBackoff = false
   /** The fire race that applied (set by `advance`). */
@@ -85,6 +88,7 @@ export class Run {
     // failing emit there starts no storage transaction, so no storage fault can strike it.
     if (journalOwn && this.emits + 1 === this.journalFault) {
       this.emits++
+      this.noted.add("durableEmitFailed")
       throw new Defect("JournalError:unavailable")
     }
     const ordinal = ++this.transactions
@@ -97,6 +101,7 @@ export class Run {
       failure = error
     }
     const fault = this.fault?.transaction === ordinal ? this.fault.phase : undefined
+    if (fault !== undefined) this.noted.add(FAULT_SITUATIONS[fault])
     if (fault === "inside") throw new Crash(ordinal, "inside", process)
     if (failure !== undefined) {
       if (fault !== undefined && voidsStorageFault(fault, true)) this.faultVoided = true
@@ -121,13 +126,17 @@ export class Run {
 
   /** Admits a durable record (C2): Duplicate when byte-equal, a conflict defect when not. */
   emit(process: ProcessName, draft: Draft, id: string, eventType: string, payload: Json, hidden: Json = null, meta: Json = null): void {
-    if (process === this.faultProcess && ++this.emits === this.journalFault) throw new Defect("JournalError:unavailable")
+    if (process === this.faultProcess && ++this.emits === this.journalFault) {
+      this.noted.add("durableEmitFailed")
+      throw new Defect("JournalError:unavailable")
+    }
     this.reached.add("C3")
     if (draft.lossyLatched) this.reached.add("B5")
     const content = canonical({ eventType, payload, hidden, meta })
     const stored = draft.journal[id]
     if (stored !== undefined) {
       this.reached.add("C2")
+      this.noted.add(stored.content === content ? "journalDuplicate" : "journalConflict")
       if (stored.content !== content) throw new Defect("JournalError:idempotency_conflict")
       return
     }
@@ -163,10 +172,11 @@ export class Run {
     this.reached.add("C10")
     this.reached.add("C1")
     if (timer.failures > 0) this.reached.add("C11")
+    let completion: "Created" | "Existing" = "Created"
     try {
       this.transaction(timer.process, (draft) => {
         const metadata = { clockName: clock.clockName, dueAtMs: clock.dueAtMs, completedAtMs: at }
-        this.complete(timer.process, draft, clock.executionId, clock.deferredName, { _tag: "Success", value: null }, metadata)
+        completion = this.complete(timer.process, draft, clock.executionId, clock.deferredName, { _tag: "Success", value: null }, metadata)
         const row = draft.clocks[timer.key]!
         if (row.completedAtMs === null) {
           draft.clocks[timer.key] = { ...row, completedAtMs: at }
@@ -180,13 +190,22 @@ export class Run {
       })
     } catch (error) {
       if (!(error instanceof Defect)) throw error
+      this.noted.add("fireFailedRetried")
       this.reached.add("C11")
       this.replaceTimer(timer, { ...timer, failures: timer.failures + 1, atMs: at + retryDelayMs(timer.failures + 1), seq: ++this.state.seq })
       return
     }
+    this.noteFired(timer, clock, completion)
     this.replaceTimer(timer, null)
     this.flushes++
     this.resume({ process: timer.process, executionId: clock.executionId, reason: "clock", sourceId: null })
+  }
+
+  /** The situations of a fire that committed: which of its writes won, and whether it was a retry. */
+  private noteFired(timer: TimerState, clock: ClockState, completion: "Created" | "Existing"): void {
+    this.noted.add(clock.completedAtMs === null ? "fireCompletesClock" : "fireFindsClockCompleted")
+    if (completion === "Existing") this.noted.add("fireFindsCompletion")
+    if (timer.failures > 0) this.noted.add("fireRetrySucceeded")
   }
 
   private replaceTimer(timer: TimerState, next: TimerState | null): void {
@@ -201,11 +220,14 @@ export class Run {
     const clock = this.state.clocks[key]!
     if (clock.completedAtMs !== null && this.state.deferreds[keyOf(clock.executionId, clock.deferredName)] !== undefined) return
     this.reached.add("C9")
+    if (clock.completedAtMs !== null) this.noted.add("rearmAfterRewind")
     const live = this.state.timers.find((timer) => timer.process === process && timer.key === key)
     if (live !== undefined && live.failures > 0) this.keptInBackoff = true
+    if (live !== undefined && live.failures > 0) this.noted.add("rearmKeptInBackoff")
     if (live !== undefined) return
     const timer: TimerState = { process, key, atMs: Math.max(clock.dueAtMs, this.state.nowMs), failures: 0, seq: ++this.state.seq }
     this.state.timers.push(timer)
+    if (clock.dueAtMs <= this.state.nowMs) this.noted.add("armedPastDueFiresAtOnce")
     if (clock.dueAtMs <= this.state.nowMs) this.fire(timer)
   }
 
@@ -220,6 +242,7 @@ export class Run {
     const before = new Set(Object.keys(this.state.deferreds).filter((key) => this.state.deferreds[key]!.consumedAtMs === null))
     const ascending = Object.keys(this.state.clocks).filter((key) => ours && this.state.clocks[key]!.completedAtMs === null).sort()
     const pending = inPassOrder(ascending, this.passOrder)
+    if (pending.length > 0) this.noted.add("sweepRearmsPending")
     for (const key of pending) {
       const clock = this.state.clocks[key]!
       this.transaction(process, (draft) =>
@@ -231,6 +254,7 @@ export class Run {
     for (const key of Object.keys(this.state.deferreds).sort()) {
       const row = this.state.deferreds[key]!
       if (row.consumedAtMs !== null) continue
+      this.noted.add("sweepWakesCompletion")
       this.resume({ process, executionId: row.executionId, reason: "deferred", sourceId: wakeOf(row.executionId, row.deferredName) }, !before.has(key))
     }
   }

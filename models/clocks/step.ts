@@ -132,6 +132,7 @@ const advance = (run: Run, targetMs: number, race: FireRace | undefined): void =
     if (ordered !== null) pending = undefined
     const resumesBefore = run.resumes.length
     const transactionsBefore = run.transactions
+    if ((ordered ?? batch).length > 1) run.noted.add("severalFiresAtOneInstant")
     for (const timer of ordered ?? batch) run.fire(timer)
     run.fireResumes.push(run.resumes.length - resumesBefore)
     run.fireTransactions.push(run.transactions - transactionsBefore)
@@ -296,6 +297,7 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     flushes: run.flushes,
     rules: rulesOf(operation.command, run, crashed, result),
     reached: [...run.reached].sort(),
+    noted: [...run.noted].sort(),
     faultVoided: run.faultVoided,
     why: `${operation.command.op} at ${operation.atMs}: ${crashed ? "the process crashed and restarted with its registration sweep" : "it ran to the end"}`
   }

@@ -2,6 +2,7 @@
  * The state, operations and predictions of the clocks reference model (reference page `clocks.md`,
  * seed 003). Plain JSON, no Effect, no I/O; the model never imports an implementation.
  */
+import type { ClocksSituation } from "./situations.ts"
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -213,6 +214,8 @@ export interface StepOutcome {
   readonly rules: ObservableRules
   /** Rules of what the step reached (coverage). */
   readonly reached: ReadonlyArray<string>
+  /** Named situations the interpreter noted (`situations.ts` decides the step's whole list). */
+  readonly noted: ReadonlyArray<ClocksSituation>
   /** A `statementFails` fault named a transaction whose body fails on its own: it is not injected. */
   readonly faultVoided: boolean
   /** One plain sentence: why the model expects this. */

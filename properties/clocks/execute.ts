@@ -16,7 +16,7 @@ import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harn
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { clocksModel, type FaultedCommand, keyOf, type ModelState, type Operation, operationAlternatives, type StepOutcome } from "../../models/clocks/index.ts"
+import { clocksModel, clocksSituations, type FaultedCommand, keyOf, type ModelState, type Operation, operationAlternatives, raceSituation, type StepOutcome } from "../../models/clocks/index.ts"
 import { CLOCKS_SPAN_RULE, clocksAttributor } from "../../spec/clocks.ts"
 import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
@@ -152,6 +152,8 @@ const commandStep = (
       },
       checks: spans === undefined ? checks : [...checks, spans],
       covered: coveredBy([...outcome.reached, ...(outcome.resumes.length > 0 ? ["C5"] : []), ...(spans === undefined ? [] : [CLOCKS_SPAN_RULE])], comparison),
+      // The race counts as it ran: the judged prediction's race is the realised one (`asRaced`).
+      situations: [...clocksSituations(before, { command, atMs }, outcome), ...raceSituation(outcome, race?.overlapped === true)],
       described: `${clocksModel.describeOperation({ command, atMs })}${fault === undefined ? "" : ` (${fault})`}`
     }
     return executed

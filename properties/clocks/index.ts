@@ -20,6 +20,7 @@
  */
 import type { PropertyDefinition } from "../../harness/Property.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
+import { CLOCKS_SITUATION_NEEDS, CLOCKS_SITUATIONS } from "../../models/clocks/index.ts"
 import { clockRequirements } from "../../spec/clocks.ts"
 import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
 import { shippedClocks } from "../../subjects/clocks/index.ts"
@@ -74,5 +75,7 @@ export const clocksSuite = (implementation: ClocksImplementation = shippedClocks
     property(implementation, "clocks/faults", "engine vs model under crashes inside and after commit, lost replies and failing journal writes, fires included", CLOCKS_SHAPES.faults, "model", RULE_REQUIREMENTS),
     property(implementation, "clocks/concurrent", "two engine processes firing the same clocks at once (separate connections where the adapter has them)", CLOCKS_SHAPES.concurrent, "model", RULE_REQUIREMENTS, 3),
     property(implementation, "clocks/liveness", "idempotence invariants after every step under faults, then the run to quiescence and liveness", CLOCKS_SHAPES.liveness, "invariants", GUARANTEE_REQUIREMENTS)
-  ]
+  ],
+  situations: CLOCKS_SITUATIONS,
+  situationNeeds: CLOCKS_SITUATION_NEEDS
 })
