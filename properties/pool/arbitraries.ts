@@ -4,12 +4,14 @@
  * without an immediate re-checkout, interruptions while waiting, at the hand-over and while holding,
  * interruptions while the server holds a statement or a COMMIT (its reply held on the wire),
  * floods to the admission bound and past it, and virtual time for the retry helper; surface probes run
- * first (`surfaceScenario.ts`) on a pool built with or without a row-name transform.
+ * first (`surfaceScenario.ts`) on a pool built with or without a row-name transform; a targeted unit
+ * (`targeted.ts`) may end the commands.
  */
 import * as fc from "fast-check"
 import type { PoolCommand } from "../../models/pool/index.ts"
 import type { PoolScenario } from "./scenario.ts"
 import { ownPoolProbe, surfaceProbe } from "./surfaceScenario.ts"
+import { targetedCommands, type TargetedWeights } from "./targeted.ts"
 
 /** Relative weights of the command kinds in one property's scenarios. */
 export interface PoolScenarioShape {
@@ -37,6 +39,10 @@ export interface PoolScenarioShape {
   readonly units: number
   /** Most surface probes run before the commands (`surfaceScenario.ts`; 0: none). */
   readonly surface: number
+  /** Relative weights of the targeted units a scenario may end with (`targeted.ts`). */
+  readonly targeted: TargetedWeights
+  /** Chance in 4 that a scenario ends with a targeted unit (0-4; 0: never). */
+  readonly targetedIn4: number
 }
 
 /** `{ [field]: roll < holdIn8 }`, shrinking to false, or nothing when the shape never holds replies. */
@@ -72,12 +78,15 @@ const commandOf = (shape: PoolScenarioShape): fc.Arbitrary<PoolCommand> =>
   )
 
 /** The general mix: every kind of checkout, releases, interruptions, occasional floods and clock. */
-export const MODEL_SHAPE: PoolScenarioShape = { start: 6, release: 4, interrupt: 2, handoverInterrupt: 2, flood: 1, drain: 1, advance: 2, retryIn4: 2, holdIn8: 2, commitInFlight: 1, units: 2, surface: 2 }
+export const MODEL_SHAPE: PoolScenarioShape = { start: 6, release: 4, interrupt: 2, handoverInterrupt: 2, flood: 1, drain: 1, advance: 2, retryIn4: 2, holdIn8: 2, commitInFlight: 1, units: 2, surface: 2, targeted: { commitInFlight: 2, nested: 1 }, targetedIn4: 3 }
 
 /** Admission and the retry helper: floods to the bound and past it, retried checkouts, virtual time. */
-export const ADMISSION_SHAPE: PoolScenarioShape = { start: 5, release: 2, interrupt: 1, handoverInterrupt: 1, flood: 3, drain: 3, advance: 4, retryIn4: 3, holdIn8: 0, commitInFlight: 0, units: 0, surface: 2 }
+export const ADMISSION_SHAPE: PoolScenarioShape = { start: 5, release: 2, interrupt: 1, handoverInterrupt: 1, flood: 3, drain: 3, advance: 4, retryIn4: 3, holdIn8: 0, commitInFlight: 0, units: 0, surface: 2, targeted: { retryLadder: 1 }, targetedIn4: 2 }
 
-/** Most commands in one scenario (each may start, release or interrupt checkouts on a real server). */
+/**
+ * Most commands drawn in one scenario (each may start, release or interrupt checkouts on a real
+ * server); a targeted unit of at most `MAX_TARGETED_COMMANDS` may follow.
+ */
 export const MAX_POOL_COMMANDS = 14
 
 const plainStart = (kind: "transaction" | "listen" | "notify", failing: boolean): PoolCommand =>
@@ -101,8 +110,8 @@ const commandsOf = (shape: PoolScenarioShape): fc.Arbitrary<ReadonlyArray<PoolCo
 
 /**
  * Pool scenarios of `shape`: 1-4 connections, with or without a row-name transform, up to
- * `shape.surface` surface probes, up to `MAX_POOL_COMMANDS` commands, up to `OWN_POOL_PROBES` probes on a
- * pool of their own.
+ * `shape.surface` surface probes, up to `MAX_POOL_COMMANDS` commands (then, in `shape.targetedIn4` scenarios
+ * out of 4, a targeted unit of `shape.targeted`), up to `OWN_POOL_PROBES` probes on a pool of their own.
  */
 export const poolScenario = (shape: PoolScenarioShape): fc.Arbitrary<PoolScenario> =>
   fc.record({
@@ -111,5 +120,7 @@ export const poolScenario = (shape: PoolScenarioShape): fc.Arbitrary<PoolScenari
     surface: fc.array(surfaceProbe, { maxLength: shape.surface }),
     commands: commandsOf(shape),
     // Drawn last, so the draws above are those of the scenarios before these probes existed.
-    ownPool: fc.array(ownPoolProbe, { maxLength: OWN_POOL_PROBES })
-  }, { noNullPrototype: true })
+    ownPool: fc.array(ownPoolProbe, { maxLength: OWN_POOL_PROBES }),
+    // Drawn after the probes on pools of their own, so every draw above stays as it was.
+    targeted: targetedCommands(shape.targeted, shape.targetedIn4)
+  }, { noNullPrototype: true }).map(({ targeted, ...scenario }) => ({ ...scenario, commands: [...scenario.commands, ...targeted] }))

@@ -1,6 +1,8 @@
 /**
  * Which pool requirements a step's situation reached (coverage: a requirement no scenario reached is
- * reported unknown, never passed), read from the model before and after the operation.
+ * reported unknown, never passed), read from the model before and after the operation. The finer
+ * named situations (`models/pool/situations.ts`) read the same facts; `test/models/pool-situations.test.ts`
+ * checks that a situation's requirement is credited here for the same step.
  */
 import type { PoolModelState, PoolOperation } from "../../models/pool/index.ts"
 

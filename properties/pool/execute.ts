@@ -27,6 +27,7 @@ import {
   poolModel,
   type PoolModelState,
   type PoolOperation,
+  poolSituations,
   probeOperation,
   resolveCommand
 } from "../../models/pool/index.ts"
@@ -192,7 +193,7 @@ export const executePool = (implementation: PoolImplementation) =>
         const atMs = yield* nowMs
         const operation = command.op === "probe" ? probeOperation(model) : resolveCommand(model, command)
         if (operation === null) {
-          return { record: { operation: `${command.op} (nothing to act on)`, args: toJson(command), virtualTimeMs: atMs, implementation: null, model: null }, checks: [], covered: [], described: command.op }
+          return { record: { operation: `${command.op} (nothing to act on)`, args: toJson(command), virtualTimeMs: atMs, implementation: null, model: null }, checks: [], covered: [], situations: [], described: command.op }
         }
         const before = model
         const canonical = poolModel.step(before, operation).state
@@ -220,6 +221,7 @@ export const executePool = (implementation: PoolImplementation) =>
           },
           checks: chosen.checks,
           covered: coveredBy(before, model, chosen.operation),
+          situations: poolSituations(before, chosen.operation, model),
           described: poolModel.describeOperation(chosen.operation)
         }
         return executed

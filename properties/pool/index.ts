@@ -21,17 +21,30 @@
  * driver's `multiplex` on, where only the gate keeps checkouts waiting (P2, I3, I4); with a fractional
  * `maxConnections` (refused, or bounded by floor + 64: P1).
  *
+ * Every step reports the situations it reached (the model's, `models/pool/situations.ts`, then the
+ * surface probes', `surfaceSituations.ts`) for the coverage table; both properties need independent
+ * connections, so the table is listed only on adapters that have them.
+ *
  * @example
  * const suite = poolSuite() // the shipped implementation
  */
+import type { CapabilityName } from "../../adapters/contract.ts"
 import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
+import { POOL_SITUATIONS } from "../../models/pool/index.ts"
 import { poolRequirements } from "../../spec/pool.ts"
 import type { PoolImplementation } from "../../subjects/pool/api.ts"
 import { shippedPool } from "../../subjects/pool/index.ts"
 import { ADMISSION_SHAPE, MODEL_SHAPE, poolScenario, type PoolScenarioShape } from "./arbitraries.ts"
 import { executePool } from "./execute.ts"
 import type { PoolScenario } from "./scenario.ts"
+import { POOL_SURFACE_SITUATIONS } from "./surfaceSituations.ts"
+
+/** What every pool property needs: the pool opens sessions of its own to the adapter's server. */
+const POOL_NEEDS: ReadonlyArray<CapabilityName> = ["independentConnections"]
+
+/** The pool's situations: the model's, then the surface probes'. */
+const SITUATIONS: ReadonlyArray<string> = [...POOL_SITUATIONS, ...POOL_SURFACE_SITUATIONS]
 
 /**
  * The surface probes, own-pool probes and commands of a failing scenario that ran, in that order (the
@@ -53,7 +66,7 @@ const poolProperty = (implementation: PoolImplementation, id: string, title: str
   subject: "pool",
   title,
   requirements: poolRequirements.map((requirement) => requirement.id),
-  needs: ["independentConnections"],
+  needs: POOL_NEEDS,
   implementation: implementation.name,
   scenario: () => poolScenario(shape),
   execute: (scenario: PoolScenario, environment) => executePool(implementation)(scenario, environment),
@@ -65,6 +78,9 @@ export const poolSuite = (implementation: PoolImplementation = shippedPool): Sub
   subject: "pool",
   implementation: implementation.name,
   requirements: poolRequirements,
+  situations: SITUATIONS,
+  // Only the pool properties report situations, and each needs what they need: listed only where they run.
+  situationNeeds: Object.fromEntries(SITUATIONS.map((situation) => [situation, POOL_NEEDS])),
   properties: [
     poolProperty(
       implementation,

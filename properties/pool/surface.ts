@@ -15,6 +15,7 @@ import { multiplexGateProbe } from "./surfaceMultiplex.ts"
 import { foreignProbe, refusalProbe } from "./surfaceRefusal.ts"
 import type { ProbeResult, SurfaceContext } from "./surfaceRuntime.ts"
 import type { SurfaceProbe } from "./surfaceScenario.ts"
+import { surfaceSituations } from "./surfaceSituations.ts"
 import { smokeProbe } from "./surfaceSmoke.ts"
 
 const runProbe = (context: SurfaceContext, probe: SurfaceProbe, index: number): Effect.Effect<ProbeResult, HarnessError> => {
@@ -69,6 +70,7 @@ export const surfaceStep = (context: SurfaceContext, probe: SurfaceProbe, index:
       record: { operation: `surface ${probe.probe}`, args: toJson(probe), virtualTimeMs: atMs, implementation: result.implementation, model: result.model },
       checks: result.checks,
       covered: result.covered,
+      situations: surfaceSituations(probe),
       described: describeSurfaceProbe(probe)
     }
   })
