@@ -7,6 +7,24 @@ import type { CronOutcome, TransactionRunner } from "./step.ts"
 import type { CronModelState, CronOperation, InFlightTick, ModelEntry, ModelRunner } from "./state.ts"
 import { deleteFenced, fencedRowIndex, nextOf, postponeFenced, rewriteFenced } from "./ticks.ts"
 
+/**
+ * Which branch of N7 (before delivery), the delivery (I2) or N8 (after the receipt) decided a settling
+ * phase: `undeclaredDeleted`, `undeclaredReleased`, `staleRewritten`, `deliverEntryCommand`,
+ * `deliverRetargeted`, `retargetRewritten` (a receipt exists: no delivery), `fired`, `replayed`,
+ * `firedDeleted`, `firedRewritten`.
+ */
+export type SettleDecision =
+  | "undeclaredDeleted"
+  | "undeclaredReleased"
+  | "staleRewritten"
+  | "deliverEntryCommand"
+  | "deliverRetargeted"
+  | "retargetRewritten"
+  | "fired"
+  | "replayed"
+  | "firedDeleted"
+  | "firedRewritten"
+
 interface PhaseBody {
   readonly state: CronModelState
   readonly value: unknown
@@ -18,6 +36,7 @@ interface PhaseBody {
   readonly rowWhy?: string
   /** The tick's next phase, or null when it is settled. */
   readonly nextTick: InFlightTick | null
+  readonly decision: SettleDecision
 }
 
 const fenceRules = (state: CronModelState, tick: InFlightTick, rules: ReadonlyArray<string>): ReadonlyArray<string> =>
@@ -25,8 +44,8 @@ const fenceRules = (state: CronModelState, tick: InFlightTick, rules: ReadonlyAr
 
 const fenceCovered = (state: CronModelState, tick: InFlightTick): ReadonlyArray<string> => (fencedRowIndex(state, tick) < 0 ? ["CRN-016"] : [])
 
-/** Whether missed instants collapse here: an instant after the scheduled one already passed. */
-const collapses = (entry: ModelEntry, tick: InFlightTick, nowMs: number): boolean => nextOf(entry, tick.scheduledAtMs) <= nowMs
+/** Whether missed instants collapse here (I3): an instant after the scheduled one already passed by `nowMs`. */
+export const collapses = (entry: ModelEntry, tick: InFlightTick, nowMs: number): boolean => nextOf(entry, tick.scheduledAtMs) <= nowMs
 
 const settleUnfired = (state: CronModelState, runner: ModelRunner, tick: InFlightTick, nowMs: number): PhaseBody => {
   const entry = runner.schedule?.entries.find((candidate) => candidate.key === tick.timerKey)
@@ -34,21 +53,22 @@ const settleUnfired = (state: CronModelState, runner: ModelRunner, tick: InFligh
   const settled = { value: { phase: "unfired", outcome: "settled" }, nextTick: null }
   if (entry === undefined) {
     return stale
-      ? { ...settled, state: deleteFenced(state, tick), rules: fenceRules(state, tick, ["N7"]), why: "a stale tick whose entry is not declared here is deleted", covered: ["CRN-007", ...fenceCovered(state, tick)] }
-      : { ...settled, state: postponeFenced(state, tick, nowMs + state.timing.backoffMs), rules: fenceRules(state, tick, ["N7"]), why: "a tick whose entry is not declared here is released with backoff", covered: ["CRN-007", ...fenceCovered(state, tick)] }
+      ? { ...settled, decision: "undeclaredDeleted", state: deleteFenced(state, tick), rules: fenceRules(state, tick, ["N7"]), why: "a stale tick whose entry is not declared here is deleted", covered: ["CRN-007", ...fenceCovered(state, tick)] }
+      : { ...settled, decision: "undeclaredReleased", state: postponeFenced(state, tick, nowMs + state.timing.backoffMs), rules: fenceRules(state, tick, ["N7"]), why: "a tick whose entry is not declared here is released with backoff", covered: ["CRN-007", ...fenceCovered(state, tick)] }
   }
   if (stale) {
-    return { ...settled, state: rewriteFenced(state, tick, entry, nowMs), rules: fenceRules(state, tick, ["I3", "N7"]), why: "a tick older than the skip window is rewritten to the next tick without delivery", covered: ["CRN-007", "CRN-011", ...fenceCovered(state, tick)] }
+    return { ...settled, decision: "staleRewritten", state: rewriteFenced(state, tick, entry, nowMs), rules: fenceRules(state, tick, ["I3", "N7"]), why: "a tick older than the skip window is rewritten to the next tick without delivery", covered: ["CRN-007", "CRN-011", ...fenceCovered(state, tick)] }
   }
-  const deliver = (command: string, payload: string, rules: ReadonlyArray<string>, why: string, covered: ReadonlyArray<string>): PhaseBody => ({
-    state, value: { phase: "unfired", outcome: "deliver", command, payload }, rules, why, covered,
+  const deliver = (decision: SettleDecision, command: string, payload: string, rules: ReadonlyArray<string>, why: string, covered: ReadonlyArray<string>): PhaseBody => ({
+    decision, state, value: { phase: "unfired", outcome: "deliver", command, payload }, rules, why, covered,
     nextTick: { ...tick, phase: "deliver", delivery: { command, payload } }
   })
-  if (tick.command === entry.command) return deliver(tick.command, tick.payload, ["N7"], "a fresh tick whose command is the entry's is delivered", ["CRN-007"])
+  if (tick.command === entry.command) return deliver("deliverEntryCommand", tick.command, tick.payload, ["N7"], "a fresh tick whose command is the entry's is delivered", ["CRN-007"])
   const firedBefore = state.receipts.some((receipt) => receipt.actorId === tick.actorId && receipt.commandId === tick.intentId)
   if (firedBefore) {
     return {
       ...settled,
+      decision: "retargetRewritten",
       state: rewriteFenced(state, tick, entry, nowMs),
       rules: fenceRules(state, tick, ["I4", "N7", "B1"]),
       why: "a retargeted tick with a receipt for its id already fired: it is rewritten without delivering",
@@ -58,14 +78,14 @@ const settleUnfired = (state: CronModelState, runner: ModelRunner, tick: InFligh
       covered: ["CRN-007", "CRN-012", ...fenceCovered(state, tick)]
     }
   }
-  return deliver(entry.command, entry.payload, ["I4", "N7"], "a retargeted tick without a receipt delivers the entry's current command under the same id", ["CRN-007", "CRN-012"])
+  return deliver("deliverRetargeted", entry.command, entry.payload, ["I4", "N7"], "a retargeted tick without a receipt delivers the entry's current command under the same id", ["CRN-007", "CRN-012"])
 }
 
 const deliver = (state: CronModelState, tick: InFlightTick, nowMs: number): PhaseBody => {
   const delivery = tick.delivery!
   const replayed = state.receipts.some((receipt) => receipt.actorId === tick.actorId && receipt.commandId === tick.intentId && receipt.command === delivery.command)
   if (replayed) {
-    return { state, value: { phase: "deliver", outcome: "replayed" }, rules: ["I2", "N8"], why: "a redelivered command id replays its receipt instead of running again", covered: ["CRN-010"], nextTick: { ...tick, phase: "fired" } }
+    return { decision: "replayed", state, value: { phase: "deliver", outcome: "replayed" }, rules: ["I2", "N8"], why: "a redelivered command id replays its receipt instead of running again", covered: ["CRN-010"], nextTick: { ...tick, phase: "fired" } }
   }
   return {
     state: {
@@ -73,6 +93,7 @@ const deliver = (state: CronModelState, tick: InFlightTick, nowMs: number): Phas
       fired: [...state.fired, { commandId: tick.intentId, actorId: tick.actorId, timerKey: tick.timerKey, command: delivery.command, payload: delivery.payload, atMs: nowMs }],
       receipts: [...state.receipts, { actorId: tick.actorId, commandId: tick.intentId, command: delivery.command }]
     },
+    decision: "fired",
     value: { phase: "deliver", outcome: "fired" },
     rules: ["I2"],
     why: "a delivered command commits its receipt with the handler's writes",
@@ -85,10 +106,11 @@ const settleFired = (state: CronModelState, runner: ModelRunner, tick: InFlightT
   const entry = runner.schedule?.entries.find((candidate) => candidate.key === tick.timerKey)
   const value = { phase: "fired", outcome: "settled" }
   if (entry === undefined) {
-    return { state: deleteFenced(state, tick), value, rules: fenceRules(state, tick, ["N8"]), why: "a delivered tick whose entry is gone is deleted", covered: ["CRN-008", ...fenceCovered(state, tick)], nextTick: null }
+    return { decision: "firedDeleted", state: deleteFenced(state, tick), value, rules: fenceRules(state, tick, ["N8"]), why: "a delivered tick whose entry is gone is deleted", covered: ["CRN-008", ...fenceCovered(state, tick)], nextTick: null }
   }
   const collapsed = collapses(entry, tick, nowMs)
   return {
+    decision: "firedRewritten",
     state: rewriteFenced(state, tick, entry, nowMs),
     value,
     rules: fenceRules(state, tick, collapsed ? ["I3", "N8"] : ["N8"]),
@@ -115,7 +137,7 @@ export const settle = (state: CronModelState, operation: Extract<CronOperation, 
   const rest = runner.inFlight.slice(1)
   const inFlight = body.nextTick === null ? rest : [body.nextTick, ...rest]
   const after = { ...body.state, runners: body.state.runners.map((current, index) => (index === operation.runner ? { ...current, inFlight } : current)) }
-  return transaction(state, operation.runner, operation.fault, {
+  const outcome = transaction(state, operation.runner, operation.fault, {
     state: after,
     value: body.value,
     rules: body.rules,
@@ -123,4 +145,5 @@ export const settle = (state: CronModelState, operation: Extract<CronOperation, 
     covered: body.covered,
     ...(rowRules === undefined ? {} : { rowRules, rowWhy: rowWhy ?? body.why })
   }, true)
+  return { ...outcome, settled: body.decision }
 }

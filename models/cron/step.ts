@@ -9,7 +9,7 @@
  * leases run out).
  */
 import { declareSchedule } from "./schedule.ts"
-import { settle } from "./settle.ts"
+import { settle, type SettleDecision } from "./settle.ts"
 import { ACTOR_TYPE, type CronFault, type CronModelState, type CronOperation, type InFlightTick, type ModelRunner, SINGLETON_ID, sortRows } from "./state.ts"
 import { CLAIM_LIMIT, isTick, nextOf, writeTicks } from "./ticks.ts"
 
@@ -37,6 +37,8 @@ export interface CronOutcome {
   readonly covered: ReadonlyArray<string>
   /** For a race: each operation's own outcome, in the race's `ops` order. */
   readonly parts?: ReadonlyArray<CronOutcome>
+  /** For a settling phase of a claimed tick: the branch that decided it (whether or not its transaction was kept). */
+  readonly settled?: SettleDecision
 }
 
 interface Body {
@@ -165,7 +167,7 @@ const bootstrapAll = (start: CronModelState, operation: Extract<CronOperation, {
 }
 
 /** Whether a runner other than `runner` holds a row under a lease that has not ended at `atMs`. */
-const heldByOthers = (state: CronModelState, runner: number, atMs: number): boolean =>
+export const heldByOthers = (state: CronModelState, runner: number, atMs: number): boolean =>
   state.runners.some((other, index) =>
     index !== runner && other.inFlight.some((tick) => tick.claimedUntilMs > atMs && state.rows.some((row) => row.intentId === tick.intentId && row.dueAtMs === tick.claimedUntilMs)))
 

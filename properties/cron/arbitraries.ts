@@ -5,14 +5,17 @@
  * a tick left past its skip window (or exactly at it), a redeploy between a claim and its settling, and
  * clock moves across the anchor's DST transition; and races, where
  * two runners' claims and settling phases overlap (a lease running out mid-delivery while the other
- * runner claims, settles fenced on the claim) and commit in a generated order that shrinks.
+ * runner claims, settles fenced on the claim) and commit in a generated order that shrinks. Drawn
+ * last, so every earlier draw keeps its bytes: turn episodes after the opening (a second turn of one
+ * actor, a rejected one), a late claim at the skip window or 1 ms past it, and crashes and lost
+ * replies at drawn positions (the situation coverage table showed each rarely reached before).
  */
 import * as fc from "fast-check"
 import { statementOrdinalArbitrary } from "../../harness/StatementFaultDraws.ts"
 import { datedProbe } from "./datedProbes.ts"
 import { ALL_MONTHS, DAYS, EVERY, HOURS, MINUTES, MONTHS, SEPARATORS, WEEKDAYS } from "./spellings.ts"
 import type { CronFault, EntryInput } from "../../models/cron/index.ts"
-import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, type FailedStatement, RUNNERS, TIMING } from "./scenario.ts"
+import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, type FailedStatement, type LateClaim, type PositionedCrash, RUNNERS, TIMING, type TurnEpisode } from "./scenario.ts"
 
 /** What a generator may include. */
 export interface ScenarioShape {
@@ -96,6 +99,27 @@ const failedStatements: fc.Arbitrary<ReadonlyArray<FailedStatement>> = fc.array(
 
 const runner = fc.nat({ max: RUNNERS - 1 })
 
+/** Lengths of appended turns: instant, and long enough for an `@every`, minute or quarter-hour instant to pass (B2). */
+const TURN_MS = [0, 45_000, 130_000, 1_800_000] as const
+
+/** Appended turn episodes (`CronScenario.turnEpisodes`): none or one. */
+const turnEpisodes: fc.Arbitrary<ReadonlyArray<TurnEpisode>> = fc.array(
+  fc.record({ runner, actorId: pick(ACTORS), turnMs: pick(TURN_MS), rejected: fc.boolean() }),
+  { maxLength: 1 }
+)
+
+/** Appended late claims (`CronScenario.lateClaims`): none or one, at the skip window or 1 ms past it, the entries kept or withdrawn. */
+const lateClaims: fc.Arbitrary<ReadonlyArray<LateClaim>> = fc.array(fc.record({ runner, atWindow: fc.boolean(), withdrawn: fc.boolean() }), { maxLength: 1 })
+
+/**
+ * Crashes and lost replies of a fault scenario (`CronScenario.crashes`): none to four positions among the
+ * first 16 transactional commands, each with the phase that strikes it.
+ */
+const crashes: fc.Arbitrary<ReadonlyArray<PositionedCrash>> = fc.array(
+  fc.record({ position: fc.nat({ max: 15 }), phase: fc.constantFrom<PositionedCrash["phase"]>("inside", "afterCommit", "lostReply") }),
+  { maxLength: 4 }
+)
+
 const declaration = (poolSize: number): fc.Arbitrary<ReadonlyArray<DeclaredEntrySpec> | null> =>
   fc.oneof(
     { weight: 8, arbitrary: fc.subarray(Array.from({ length: poolSize }, (_, index) => index), { minLength: 1 }).chain((indexes) =>
@@ -175,7 +199,7 @@ const withoutUndefinedFault = <C extends { readonly fault?: CronFault | undefine
   return (fault === undefined ? rest : { ...rest, fault }) as unknown as Command
 }
 
-/** The opening: runner 0 declares the whole pool, runner 1 a part or nothing, and the first ticks. */
+/** The opening (`OPENING_COMMANDS` commands): runner 0 declares the whole pool, runner 1 a part or nothing, and the first ticks. */
 const opening = (poolSize: number): fc.Arbitrary<ReadonlyArray<Command>> =>
   fc.tuple(declaration(poolSize), pick(COMMANDS), fc.constantFrom<Command>(
     { op: "bootstrapAll", order: [0, 1] },
@@ -211,7 +235,11 @@ export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =
         ...(shape.faults ? { failedStatements: failedStatements } : {}),
         respelledDeclarations: fc.array(fc.record({ runner, index: fc.nat({ max: pool.length - 1 }) }), { maxLength: 1 }),
         redeploysBeforeRewrite: fc.array(fc.record({ runner, entries: declaration(pool.length) }), { maxLength: 1 }),
-        datedProbes: fc.array(datedProbe(ANCHORS[anchor]!), { maxLength: 2 })
+        datedProbes: fc.array(datedProbe(ANCHORS[anchor]!), { maxLength: 2 }),
+        // Drawn after everything above, so every earlier draw keeps its bytes (see the module comment).
+        turnEpisodes,
+        lateClaims,
+        ...(shape.faults ? { crashes } : {})
       })
     )
   )

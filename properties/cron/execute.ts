@@ -12,12 +12,13 @@ import { makeOpaqueIdNamer, type OpaqueIdNamer } from "../../harness/OpaqueIds.t
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceByMs, advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { CRON_PREFIX, type CronModelState, type CronOperation, type CronOutcome, cronModel, declareSchedule, nextInstant, parseSchedule } from "../../models/cron/index.ts"
+import { CRON_PREFIX, type CronModelState, type CronOperation, type CronOutcome, cronModel, cronSituations, declareSchedule, nextInstant, parseSchedule } from "../../models/cron/index.ts"
 import { cronAttributor } from "../../spec/cron.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { cronChecks } from "./checks.ts"
 import { foreignRows, seedForeignRows } from "./foreign.ts"
 import { modelObservation, nameObservation, type RawObservation, readObservation, tickIdParts } from "./observe.ts"
+import { realisedSituations } from "./realised.ts"
 import { ANCHORS, type Command, type CronScenario, RUNNERS, runningCommands, TIMING } from "./scenario.ts"
 import { type CronSession, harnessError, openCronSession, scheduleInput } from "./session.ts"
 
@@ -225,6 +226,7 @@ export const executeCron = (implementation: CronImplementation) =>
         // body that failed first: no fault); every other fault as drawn.
         const faulted = "fault" in command && command.fault?.phase === "statementFails" ? withStorageFault(command, session.lastFault()?.struck) : command
         const operation = operationOf(scenario, faulted, atMs, winners)!
+        const before = model
         const outcome = cronModel.step(model, operation)
         model = outcome.state
         const nextChecks = writtenNextChecks(raw, implementationNames, session.nextOf)
@@ -257,6 +259,10 @@ export const executeCron = (implementation: CronImplementation) =>
           },
           checks,
           covered: [...outcome.covered, ...probes.covered, ...(specChecks.length > 0 ? ["CRN-002"] : [])],
+          situations: [
+            ...cronSituations(before, operation, outcome),
+            ...realisedSituations(command, before, { race: command.op === "race" ? session.lastRace() : null, concurrent: session.concurrent })
+          ],
           described: cronModel.describeOperation(operation)
         }
         return executed

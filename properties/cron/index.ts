@@ -12,16 +12,21 @@
  *   a lost reply, a refused COMMIT after which the runner goes on), including crashes between the
  *   receipt and the rewrite, and restarts.
  * Turns run through `runTurn`, or (`ownTurns`) in the application's own transaction calling `writeTicks`.
+ * Each step reports the model's named situations it reached (`CRON_SITUATIONS`), for the coverage
+ * table; the three about transactions really overlapping are listed only on adapters with independent
+ * connections (`realised.ts`).
  *
  * @example const suite = cronSuite() // the shipped implementation
  */
 import type { ExecutionTrace, PropertyDefinition } from "../../harness/Property.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
+import { CRON_SITUATIONS } from "../../models/cron/index.ts"
 import { cronRequirements } from "../../spec/cron.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { shippedCron } from "../../subjects/cron/index.ts"
 import { cronScenario, type ScenarioShape } from "./arbitraries.ts"
 import { executeCron } from "./execute.ts"
+import { CRON_SITUATION_NEEDS } from "./realised.ts"
 import { type CronScenario, RUNNERS, runningCommands } from "./scenario.ts"
 
 const ALL_REQUIREMENTS: ReadonlyArray<string> = cronRequirements.map((requirement) => requirement.id)
@@ -67,5 +72,7 @@ export const cronSuite = (implementation: CronImplementation = shippedCron): Sub
   properties: [
     property(implementation, "cron/model", "cron ticks vs model: zones across DST, @every, two runners claiming and settling, leases, stale ticks, retargeting", CRON_SHAPES.model),
     property(implementation, "cron/faults", "cron ticks vs model under crashes inside and after each phase's transaction (between receipt and rewrite), lost replies, refused commits and restarts", CRON_SHAPES.faults)
-  ]
+  ],
+  situations: CRON_SITUATIONS,
+  situationNeeds: CRON_SITUATION_NEEDS
 })

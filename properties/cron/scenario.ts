@@ -137,6 +137,75 @@ export interface CronScenario {
    * search spans days and the zone's other transition of the year. Absent: none.
    */
   readonly datedProbes?: ReadonlyArray<SpecProbe>
+  /**
+   * Turn episodes (drawn after `datedProbes`), run right after the opening (`OPENING_COMMANDS`, so a
+   * counterexample they reach stays short): `runner` runs a turn of `actorId`, then a second one (N4:
+   * the entries already tick, so insert-or-ignore keeps their rows; or it is `rejected` and writes
+   * nothing), then bootstraps (N5: the singleton's ticks may already exist). Absent: none.
+   */
+  readonly turnEpisodes?: ReadonlyArray<TurnEpisode>
+  /**
+   * Late claims (drawn after `turnEpisodes`), run after `redeploysBeforeRewrite`: `runner` claims the next due ticks
+   * exactly `skipMs` after they fell due (N7: not stale, delivered) or 1 ms later (stale: skipped, or
+   * deleted when the runner does not declare the entry), then settles three phases, stopping to
+   * declare the actor type before the third when `withdrawn` (N8: a delivered tick whose entry is gone
+   * is deleted). Absent: none.
+   */
+  readonly lateClaims?: ReadonlyArray<LateClaim>
+  /**
+   * Crashes and lost replies (fault scenarios only, drawn after everything else): positions counted as
+   * `refusedCommits` counts them, each with the phase that strikes that command's transaction
+   * (`inside`, `afterCommit` or `lostReply`, replacing any fault drawn for it; a position
+   * `refusedCommits` or `failedStatements` names keeps their fault). A claim struck so is followed by
+   * the runner's next poll. Absent: none.
+   */
+  readonly crashes?: ReadonlyArray<PositionedCrash>
+}
+
+/** One appended turn episode (`CronScenario.turnEpisodes`). */
+export interface TurnEpisode {
+  readonly runner: number
+  readonly actorId: string
+  readonly turnMs: number
+  /** Whether the second turn is rejected. */
+  readonly rejected: boolean
+}
+
+/** The commands of `episode`: a turn, a second turn of the same actor, a bootstrap (turns in the application's own transaction when `ownTurns`). */
+const turnEpisode = (episode: TurnEpisode, ownTurns: boolean): ReadonlyArray<Command> => {
+  const own = ownTurns ? { ownTransaction: true } : {}
+  return [
+    { op: "turn", runner: episode.runner, actorId: episode.actorId, turnMs: episode.turnMs, rejected: false, ...own },
+    { op: "turn", runner: episode.runner, actorId: episode.actorId, turnMs: episode.turnMs, rejected: episode.rejected, ...own },
+    { op: "bootstrap", runner: episode.runner }
+  ]
+}
+
+/** One appended late claim (`CronScenario.lateClaims`). */
+export interface LateClaim {
+  readonly runner: number
+  /** Whether the claim comes exactly at the skip window (else 1 ms past it). */
+  readonly atWindow: boolean
+  /** Whether the runner stops declaring the actor type before its third settling phase. */
+  readonly withdrawn: boolean
+}
+
+/** The commands of `late` in a scenario whose skip window is `skipMs`. */
+const lateClaim = (late: LateClaim, skipMs: number): ReadonlyArray<Command> => [
+  { op: "advanceToDue" },
+  { op: "advance", ms: late.atWindow ? skipMs : skipMs + 1 },
+  { op: "claim", runner: late.runner },
+  { op: "settle", runner: late.runner },
+  { op: "settle", runner: late.runner },
+  ...(late.withdrawn ? [{ op: "declare", runner: late.runner, entries: null } as const] : []),
+  { op: "settle", runner: late.runner }
+]
+
+/** One crash or lost reply of a fault scenario (`CronScenario.crashes`). */
+export interface PositionedCrash {
+  /** Position among the commands that run a storage transaction of their own. */
+  readonly position: number
+  readonly phase: "inside" | "afterCommit" | "lostReply"
 }
 
 /** One appended redeploy between a delivery and its rewrite (`CronScenario.redeploysBeforeRewrite`). */
@@ -183,35 +252,54 @@ export interface SpecProbe {
   readonly afterMs: number
 }
 
+/** Commands of a scenario's opening (`arbitraries.ts`): two declarations and the first ticks. */
+export const OPENING_COMMANDS = 3
+
 /** The storage fault a refused commit injects (`harness/Faults.ts`). */
 export const REFUSED_COMMIT: CronFault = { transaction: 1, phase: "commitRefused" }
 
 /**
  * The commands as they run: the scenario's commands with a refused commit on each position
  * `refusedCommits` names (see `CronScenario.refusedCommits`), each refused claim followed by the same
- * runner's next poll (a claim), and turns in the application's own transaction when `ownTurns` holds;
- * then the `redeploysBeforeRewrite` and the `respelledDeclarations`.
+ * runner's next poll (a claim), likewise each failed statement and each of the `crashes`, and turns in
+ * the application's own transaction when `ownTurns` holds, with the `turnEpisodes` after the opening;
+ * then the `redeploysBeforeRewrite`, the `lateClaims` and the `respelledDeclarations`.
  *
  * @example runningCommands({ ...scenario, refusedCommits: [0] }) // the first turn, bootstrap, claim or settle has fault REFUSED_COMMIT
  */
-export const runningCommands = (scenario: CronScenario): ReadonlyArray<Command> => [
-  ...faultedCommands(scenario),
-  ...(scenario.redeploysBeforeRewrite ?? []).flatMap(redeployBeforeRewrite),
-  ...(scenario.respelledDeclarations ?? []).map(respelledDeclaration)
-]
+export const runningCommands = (scenario: CronScenario): ReadonlyArray<Command> => {
+  // The opening runs no claim, so its commands are the first `OPENING_COMMANDS` faulted ones.
+  const faulted = faultedCommands(scenario)
+  return [
+    ...faulted.slice(0, OPENING_COMMANDS),
+    ...(scenario.turnEpisodes ?? []).flatMap((episode) => turnEpisode(episode, scenario.ownTurns === true)),
+    ...faulted.slice(OPENING_COMMANDS),
+    ...(scenario.redeploysBeforeRewrite ?? []).flatMap(redeployBeforeRewrite),
+    ...(scenario.lateClaims ?? []).flatMap((late) => lateClaim(late, scenario.skipMs)),
+    ...(scenario.respelledDeclarations ?? []).map(respelledDeclaration)
+  ]
+}
 
-/** The scenario's commands with their refused commits, failed statements and own-transaction turns. */
+/** The scenario's commands with their refused commits, failed statements, crashes and own-transaction turns. */
 const faultedCommands = (scenario: CronScenario): ReadonlyArray<Command> => {
   const refused = new Set(scenario.refusedCommits ?? [])
   const failing = new Map((scenario.failedStatements ?? []).map((failed) => [failed.position, failed.statement]))
-  if (refused.size === 0 && failing.size === 0 && scenario.ownTurns !== true) return scenario.commands
+  const crashing = new Map((scenario.crashes ?? []).map((crash) => [crash.position, crash.phase]))
+  if (refused.size === 0 && failing.size === 0 && crashing.size === 0 && scenario.ownTurns !== true) return scenario.commands
   let position = 0
   return scenario.commands.flatMap((command): ReadonlyArray<Command> => {
     if (command.op !== "turn" && command.op !== "bootstrap" && command.op !== "claim" && command.op !== "settle") return [command]
     position += 1
     const refusedHere = refused.has(position - 1)
     const statement = refusedHere ? undefined : failing.get(position - 1)
-    const fault: CronFault | undefined = refusedHere ? REFUSED_COMMIT : statement === undefined ? undefined : { transaction: 1, phase: "statementFails", statement }
+    const crash = refusedHere || statement !== undefined ? undefined : crashing.get(position - 1)
+    const fault: CronFault | undefined = refusedHere
+      ? REFUSED_COMMIT
+      : statement !== undefined
+      ? { transaction: 1, phase: "statementFails", statement }
+      : crash === undefined
+      ? undefined
+      : { transaction: 1, phase: crash }
     const faulted = fault === undefined ? command : { ...command, fault }
     if (faulted.op === "turn" && scenario.ownTurns === true) return [{ ...faulted, ownTransaction: true }]
     // A relay loop polls again after a failed claim: the retry finds the ticks the failed claim left due.
