@@ -18,9 +18,12 @@
  * probes the clocks journal's own contract, checks content chunks against their bytes and leaves
  * content defaults to the implementation, and draws the refused commit in cron. 0.7.0 adds upstream's
  * clocks and alarms span names (CLK-023, ALM-054), C3's logged flush failure and C2's JSON records (clocks), tampered
- * grants (content, CNT-005), and says a fault in one wording, as it struck, in every subject.
+ * grants (content, CNT-005), and says a fault in one wording, as it struck, in every subject. 0.8.0
+ * names the situations of clocks, cron and pool, draws clocks races by kind (a third overlapped) and
+ * crashes inside a fire, cron's second turns, skip-window claims and crashes on claims, and pool's
+ * targeted units (an interrupted COMMIT, nested statements, the retry ladder).
  */
-export const SUITE_VERSION = "0.7.0"
+export const SUITE_VERSION = "0.8.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
