@@ -37,6 +37,19 @@ export const STORAGE_FAULT_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside",
 /** The phases that end the process (the harness interrupts the operation and rebuilds the service). */
 export const CRASH_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit"]
 
+/**
+ * The coverage situation (`Coverage.ts`) of each storage fault phase as it struck a transaction, named
+ * the same in every subject's table.
+ */
+export const FAULT_SITUATIONS = {
+  inside: "faultInsideTransaction",
+  afterCommit: "faultAfterCommit",
+  lostReply: "faultLostReply",
+  setAlarmFails: "faultSetAlarmFailed",
+  commitRefused: "faultCommitRefused",
+  statementFails: "faultStatementFailed"
+} as const satisfies Record<StorageFaultPhase, string>
+
 /** A fault in the `transaction`-th (1-based) outermost storage transaction of one operation. */
 export interface StorageFault {
   readonly transaction: number

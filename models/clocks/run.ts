@@ -10,7 +10,7 @@ import { voidsStorageFault } from "../../harness/Faults.ts"
 import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, retryDelayMs } from "./keys.ts"
 import { canonical } from "../../harness/CodeUnitOrder.ts"
 import { inPassOrder } from "./passOrder.ts"
-import { type ClocksSituation, FAULT_SITUATIONS } from "./situations.ts"
+import { CLOCKS_FAULT_SITUATIONS, type ClocksSituation } from "./situations.ts"
 import { type AppliedRace, type ClockState, type FaultedCommand, FLOW, type Json, type ModelState, type ProcessName, type RecordState, type Resume, type TimerState } from "./types.ts"
 
 /** The process crashed at a storage transaction (the harness interrupts it from outside). */
@@ -101,7 +101,7 @@ export class Run {
       failure = error
     }
     const fault = this.fault?.transaction === ordinal ? this.fault.phase : undefined
-    if (fault !== undefined) this.noted.add(FAULT_SITUATIONS[fault])
+    if (fault !== undefined) this.noted.add(CLOCKS_FAULT_SITUATIONS[fault])
     if (fault === "inside") throw new Crash(ordinal, "inside", process)
     if (failure !== undefined) {
       if (fault !== undefined && voidsStorageFault(fault, true)) this.faultVoided = true

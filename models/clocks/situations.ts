@@ -8,6 +8,7 @@
  * the harness decides: a race counts as it was realised (`raceSituation`), so an engine the harness
  * could not hold at a fire's start shows `fireRaceHeld` as 0 rather than a race that never ran.
  */
+import { FAULT_SITUATIONS } from "../../harness/Faults.ts"
 import { keyOf } from "./keys.ts"
 import type { ModelState, Operation, StepOutcome } from "./types.ts"
 
@@ -56,8 +57,8 @@ export const CLOCKS_SITUATIONS = [
   "effectSucceeded",
   "effectUnknown",
   // C4 storage faults, by how they struck, and durable emits that failed
-  "crashInsideTransaction",
-  "crashAfterCommit",
+  "faultInsideTransaction",
+  "faultAfterCommit",
   "faultLostReply",
   "faultCommitRefused",
   "faultStatementFailed",
@@ -67,14 +68,8 @@ export const CLOCKS_SITUATIONS = [
 /** One clocks situation. */
 export type ClocksSituation = typeof CLOCKS_SITUATIONS[number]
 
-/** The situation of each storage fault phase, as it struck a transaction. */
-export const FAULT_SITUATIONS = {
-  inside: "crashInsideTransaction",
-  afterCommit: "crashAfterCommit",
-  lostReply: "faultLostReply",
-  commitRefused: "faultCommitRefused",
-  statementFails: "faultStatementFailed"
-} as const satisfies Record<string, ClocksSituation>
+/** The storage fault phases a clocks fault may strike with, each a clocks situation (`harness/Faults.ts`' names). */
+export const CLOCKS_FAULT_SITUATIONS: Readonly<Record<"inside" | "afterCommit" | "lostReply" | "commitRefused" | "statementFails", ClocksSituation>> = FAULT_SITUATIONS
 
 /** Situations only an adapter with these capabilities can reach: an overlapped race needs two open transactions that lock rows. */
 export const CLOCKS_SITUATION_NEEDS = {

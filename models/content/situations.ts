@@ -7,6 +7,7 @@
  * every implementation bound to the subject. A situation that no scenario reaches shows in the table
  * as 0: that is a gap in generation, not in the implementation.
  */
+import { FAULT_SITUATIONS } from "../../harness/Faults.ts"
 import type { ContentOperation, GrantFacts } from "./operations.ts"
 import { contentKey, type ContentModelState, refKey } from "./state.ts"
 import type { ContentStepOutcome } from "./step.ts"
@@ -130,14 +131,6 @@ const sweepSituations = (before: ContentModelState, op: Extract<ContentOperation
   if (op.fault !== undefined) found.push("sweepStruckByFault")
   return found
 }
-
-const FAULT_SITUATIONS = {
-  inside: "faultInsideTransaction",
-  afterCommit: "faultAfterCommit",
-  lostReply: "faultLostReply",
-  commitRefused: "faultCommitRefused",
-  statementFails: "faultStatementFailed"
-} as const
 
 /** The situations one model step reached: `before` is the state the step started from. */
 export const contentSituations = (before: ContentModelState, op: ContentOperation, outcome: ContentStepOutcome): ReadonlyArray<ContentSituation> => {

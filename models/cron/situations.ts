@@ -11,6 +11,7 @@
  * it back leaves only its fault situation). Rule numbers are those of `cron.md` as `spec/cron.ts` cites
  * them (I1-I4 the invariants, B1-B5 the historical bugs, in page order).
  */
+import { FAULT_SITUATIONS } from "../../harness/Faults.ts"
 import { offsetMinutes } from "./next.ts"
 import { collapses, type SettleDecision } from "./settle.ts"
 import { type CronModelState, type CronOperation, type ModelRow, SINGLETON_ID } from "./state.ts"
@@ -100,13 +101,6 @@ const keptCommit = (op: CronOperation, result: CronResult): boolean => {
   return result.error === "SqlError" && faultOf(op)?.phase === "lostReply"
 }
 
-const FAULT_SITUATIONS = {
-  inside: "faultInsideTransaction",
-  afterCommit: "faultAfterCommit",
-  lostReply: "faultLostReply",
-  commitRefused: "faultCommitRefused",
-  statementFails: "faultStatementFailed"
-} as const satisfies Record<Fault["phase"], CronSituation>
 
 const MINUTE_MS = 60_000
 const LOOK_MS = 3 * 3_600_000

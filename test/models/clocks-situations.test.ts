@@ -62,7 +62,7 @@ describe("clocks situations", () => {
       { op: "deferredDone", exec: "e2", deferred: "sig", value: 1, fault: { transaction: 1, phase: "commitRefused" } }
     ])
     // Nothing of the crashed fire stays; the restart's sweep finds the clock pending and past due, fires it, and wakes its completion.
-    expect(crashed).toEqual(["armedPastDueFiresAtOnce", "fireCompletesClock", "sweepRearmsPending", "sweepWakesCompletion", "restartRecovers", "journalDuplicate", "crashInsideTransaction"])
+    expect(crashed).toEqual(["armedPastDueFiresAtOnce", "fireCompletesClock", "sweepRearmsPending", "sweepWakesCompletion", "restartRecovers", "journalDuplicate", "faultInsideTransaction"])
     expect(refused).toEqual(["faultCommitRefused"])
   })
 
