@@ -13,12 +13,24 @@ import type { TransactionPoints } from "./StorageBoundary.ts"
 export const BEFORE_COMMIT_POINT = "storage.beforeCommit"
 /** The point an operation reaches before its outermost transaction begins (clocks: `TransactionProbe`'s `beforeBegin`). */
 export const BEFORE_BEGIN_POINT = "storage.beforeBegin"
+/** The point an operation's outermost transaction reaches first thing after BEGIN, before its body. */
+export const AFTER_BEGIN_POINT = "storage.afterBegin"
 
 /**
  * Points that bring every operation's outermost transactions to `BEFORE_COMMIT_POINT` under its own
  * label: a race arms the label it wants to hold (an unarmed label passes straight through).
  */
 export const everyOperationsBeforeCommit = (hooks: ScriptedHooks): TransactionPoints => ({ beforeCommit: hooks.service.at(BEFORE_COMMIT_POINT) })
+
+/**
+ * Points that bring every operation's outermost transactions to `AFTER_BEGIN_POINT` and to
+ * `BEFORE_COMMIT_POINT` under its own label: a race arms the label it wants to pause (an unarmed label
+ * passes straight through). Used where each boundary runs one racing operation (cron's runners).
+ */
+export const everyOperationsOpenTransaction = (hooks: ScriptedHooks): TransactionPoints => ({
+  afterBegin: hooks.service.at(AFTER_BEGIN_POINT),
+  beforeCommit: hooks.service.at(BEFORE_COMMIT_POINT)
+})
 
 /** The current operation reaches `name` through `hooks` when it is `label`; any other passes on. */
 export const pointOf = (hooks: ScriptedHooks, label: string, name: string): Effect.Effect<void> =>

@@ -81,6 +81,8 @@ export interface StorageBoundary {
 export interface TransactionPoints {
   /** Just before the transaction begins (before it is counted): between an operation's transactions. */
   readonly beforeBegin?: Effect.Effect<void>
+  /** First thing inside the transaction, after BEGIN and before its body: it is open and has run nothing yet. */
+  readonly afterBegin?: Effect.Effect<void>
   /** After its body succeeded, before COMMIT: the transaction holds every lock its body took. */
   readonly beforeCommit?: Effect.Effect<void>
 }
@@ -207,8 +209,10 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
 
   const outermost = <A, E, R>(unpaused: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.suspend(() => {
+      const afterBegin = state.points?.afterBegin
       const beforeCommit = state.points?.beforeCommit
-      const body = beforeCommit === undefined ? unpaused : Effect.tap(unpaused, () => beforeCommit)
+      const begun = afterBegin === undefined ? unpaused : Effect.andThen(afterBegin, unpaused)
+      const body = beforeCommit === undefined ? begun : Effect.tap(begun, () => beforeCommit)
       if (state.started >= MAX_TRANSACTIONS_PER_OPERATION) {
         return Effect.die(new Error(`an operation started more than ${MAX_TRANSACTIONS_PER_OPERATION} storage transactions`))
       }

@@ -11,15 +11,20 @@
  * writes (it touched no row the first holds); then the first commits, then the second. So the commit
  * order is the generated order, and the model predicts the outcome as the two one after the other.
  *
- * Hook points are optional: an implementation that never reaches `cron.relayBegun` runs each operation
- * to its end before the next starts (in the generated order), which is the phase-granular interleaving
- * every adapter gets. Deliveries are never overlapped (a receipt another runner has written but not
+ * Hook points are optional refinements: an implementation without them pauses at the storage
+ * boundary's own points instead (`RACE_BEGUN_POINTS`, `RACE_WRITTEN_POINTS`: right after BEGIN and
+ * before COMMIT of its transaction, which the session sets on each runner's boundary for the race),
+ * the same places for a phase that is one transaction. One that reaches neither (no transaction)
+ * runs each operation to its end before the next starts (in the generated order), which is the
+ * phase-granular interleaving every adapter gets. Deliveries are never overlapped (a receipt another runner has written but not
  * committed is invisible to a read, and two inserts of one receipt end in a unique violation: outcomes
  * the rules leave open), so a race holding a delivery phase runs one operation at a time.
  */
 import { Effect, type Exit, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
-import { type ScriptedHooks } from "../../harness/HookPoints.ts"
+import { AFTER_BEGIN_POINT, BEFORE_COMMIT_POINT, everyOperationsOpenTransaction, withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
+import { makeScriptedHooks, type ScriptedHooks } from "../../harness/HookPoints.ts"
+import type { StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { finish, pausedOrDone, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import { RELAY_BEGUN_HOOK, RELAY_WRITTEN_HOOK } from "../../subjects/cron/relay.ts"
@@ -40,6 +45,14 @@ export interface RaceEntry<A> {
   /** The backend pid of its session, when the adapter has sessions of their own (Postgres). */
   readonly pid: number | null
 }
+
+/**
+ * Where a racing operation pauses with its transaction open and nothing run: the relay's hook point,
+ * else the boundary's point right after BEGIN (the same place: the hook is the transaction's first act).
+ */
+export const RACE_BEGUN_POINTS: ReadonlyArray<string> = [RELAY_BEGUN_HOOK, AFTER_BEGIN_POINT]
+/** Where the first operation holds its writes uncommitted: the relay's hook point, else the boundary's before COMMIT. */
+export const RACE_WRITTEN_POINTS: ReadonlyArray<string> = [RELAY_WRITTEN_HOOK, BEFORE_COMMIT_POINT]
 
 /** Bound on `pg_blocking_pids` polls while the second operation runs (each poll is one round trip). */
 export const MAX_BLOCKING_POLLS = 20_000
@@ -104,8 +117,8 @@ export const runRace = <A>(
     const [firstIndex, secondIndex] = [order[0]!, order[1]!]
     if (order.length !== 2 || firstIndex === secondIndex) return yield* Effect.die(new RangeError(`race order ${JSON.stringify(order)} is not an order of 2`))
     const [firstEntry, secondEntry] = [entries[firstIndex]!, entries[secondIndex]!]
-    const first = yield* startPaused(hooks, firstEntry.label, RELAY_BEGUN_HOOK, firstEntry.effect)
-    const second = yield* startPaused(hooks, secondEntry.label, RELAY_BEGUN_HOOK, secondEntry.effect)
+    const first = yield* startPaused(hooks, firstEntry.label, RACE_BEGUN_POINTS, firstEntry.effect)
+    const second = yield* startPaused(hooks, secondEntry.label, RACE_BEGUN_POINTS, secondEntry.effect)
     const exitsInOrder = (firstExit: Exit.Exit<A>, secondExit: Exit.Exit<A>) => (firstIndex === 0 ? [firstExit, secondExit] : [secondExit, firstExit])
     if (!first.paused || !second.paused || firstEntry.pid === null || secondEntry.pid === null) {
       // No hook points (or no sessions to watch): each ran, or runs now, to its end in turn.
@@ -113,10 +126,10 @@ export const runRace = <A>(
       return { exits: exitsInOrder(firstExit, yield* finish(hooks, second)), evidence: "sequential" as const }
     }
     yield* hooks.release(first.label)
-    yield* hooks.pauseAt(first.label, RELAY_WRITTEN_HOOK)
+    yield* hooks.pauseAt(first.label, RACE_WRITTEN_POINTS)
     const held: StartedOperation<A, never> = { ...first, paused: yield* pausedOrDone(hooks, first.label, first.fiber) }
     yield* hooks.release(second.label)
-    yield* hooks.pauseAt(second.label, RELAY_WRITTEN_HOOK)
+    yield* hooks.pauseAt(second.label, RACE_WRITTEN_POINTS)
     const { seen, watcher } = yield* awaitRanOrBlocked(hooks, second, secondEntry.pid, firstEntry.pid, observer)
     // Both paused with their writes done: the server must show both sessions inside open transactions.
     const bothOpen = seen === "ran" && held.paused && (yield* Fiber.join(watcher)) && (yield* openTransactions(observer, [firstEntry.pid, secondEntry.pid])) === 2
@@ -125,4 +138,21 @@ export const runRace = <A>(
     const secondExit = yield* finish(hooks, { ...second, paused: secondPaused })
     const evidence: RaceEvidence = seen === "blocked" ? "lockWait" : bothOpen ? "overlapped" : "sequential"
     return { exits: exitsInOrder(firstExit, secondExit), evidence }
+  })
+
+/**
+ * `runRace` with the storage boundary's own race points (`RACE_BEGUN_POINTS`, `RACE_WRITTEN_POINTS`)
+ * set on each racer's boundary while the race runs, so an implementation without hook points is raced
+ * too; the points pause only the operation a race armed.
+ */
+export const runRaceOverBoundaries = <A>(
+  boundaries: ReadonlyArray<Pick<StorageBoundary, "setTransactionPoints">>,
+  entries: readonly [RaceEntry<A>, RaceEntry<A>],
+  order: ReadonlyArray<number>,
+  observer: SqlClient.SqlClient
+): Effect.Effect<{ readonly exits: ReadonlyArray<Exit.Exit<A>>; readonly evidence: RaceEvidence }, HarnessError> =>
+  Effect.gen(function*() {
+    const hooks = yield* makeScriptedHooks
+    const points = everyOperationsOpenTransaction(hooks)
+    return yield* boundaries.reduce((race, boundary) => withBoundaryPoints(boundary, points, race), runRace(hooks, entries, order, observer))
   })

@@ -17,7 +17,7 @@ import { HarnessError } from "../../harness/errors.ts"
 import { ACTOR_TYPE, type EntryInput, type ScheduleInput, SINGLETON_ID, TENANT } from "../../models/cron/index.ts"
 import type { CommandHandler, CronImplementation } from "../../subjects/cron/api.ts"
 import { createFiredTable, FIRED_TABLE } from "./observe.ts"
-import { backendPid, type RaceEntry, type RaceEvidence, runRace, runSequential } from "./race.ts"
+import { backendPid, type RaceEntry, type RaceEvidence, runRaceOverBoundaries, runSequential } from "./race.ts"
 import { claimAll, restartRunner, type RunnerProcess, settleOne, startRunner } from "./runner.ts"
 import type { Command, DeclaredEntrySpec } from "./scenario.ts"
 import { respelled } from "./spellings.ts"
@@ -187,7 +187,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
         const distinct = new Set(ops.map((op) => op.runner)).size === ops.length
         const overlapping = observer !== undefined && entries.length === 2 && distinct && !delivering
         const { exits, evidence } = overlapping
-          ? yield* runRace(yield* makeScriptedHooks, [entries[0]!, entries[1]!], order, observer)
+          ? yield* runRaceOverBoundaries(ops.map((op) => processes[op.runner]!.boundary), [entries[0]!, entries[1]!], order, observer)
           : { exits: yield* runSequential(entries, order), evidence: "sequential" as const }
         lastRace = evidence
         return { _tag: "Success", value: exits.map((exit) => (Exit.isSuccess(exit) ? exit.value : { _tag: "Failure", error: errorName(Cause.squash(exit.cause)) })) } as Json

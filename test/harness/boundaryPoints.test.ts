@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
-import { BEFORE_COMMIT_POINT, holdingBeforeCommit, pointOf, withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
+import { AFTER_BEGIN_POINT, BEFORE_COMMIT_POINT, everyOperationsOpenTransaction, holdingBeforeCommit, pointOf, withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import { lastPointOf, makeScriptedHooks } from "../../harness/HookPoints.ts"
 import { finish, releaseTo, startPaused } from "../../harness/PausedOperations.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
@@ -51,6 +51,29 @@ describe("the storage boundary's scheduling points", () => {
       "storage.beforeCommit started=1 committed=0",
       "storage.beforeCommit started=2 committed=1",
       "storage.beforeCommit started=2 committed=2"
+    ])
+  })
+
+  it("pause an operation without hook points right after BEGIN, its transaction counted and open", async () => {
+    const seen = await withBoundary((boundary) => Effect.gen(function*() {
+      const hooks = yield* makeScriptedHooks
+      const operation = withoutHookPoints(boundary.sql.withTransaction(boundary.sql`UPDATE counter SET n = n + 1`))
+      return yield* withBoundaryPoints(boundary, everyOperationsOpenTransaction(hooks), Effect.gen(function*() {
+        const notes: Array<string> = []
+        const note = () => notes.push(`${lastPointOf(hooks, "op")} started=${boundary.transactionsStarted()} committed=${boundary.transactionsCommitted()}`)
+        let op = yield* startPaused(hooks, "op", AFTER_BEGIN_POINT, operation)
+        note()
+        op = yield* releaseTo(hooks, op, BEFORE_COMMIT_POINT)
+        note()
+        yield* finish(hooks, op)
+        note()
+        return notes
+      }))
+    }))
+    expect(seen).toEqual([
+      "storage.afterBegin started=1 committed=0",
+      "storage.beforeCommit started=1 committed=0",
+      "storage.beforeCommit started=1 committed=1"
     ])
   })
 
