@@ -19,8 +19,14 @@ export const withoutHookPoints = <A, E, R>(effect: Effect.Effect<A, E, R>): Effe
 export const streamWithoutHookPoints = <A, E, R>(stream: Stream.Stream<A, E, R>): Stream.Stream<A, E, R> =>
   Stream.provideService(stream, HookPoints, NO_HOOK_POINTS)
 
+/** A plain object with methods (a service a method builds, like cron's relay), as opposed to data. */
+const isServiceObject = (value: unknown): value is object =>
+  typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype &&
+  Object.values(value).some((member) => typeof member === "function")
+
 /**
- * `service` with every method's effect or stream run without hook points (other members as they are).
+ * `service` with every method's effect or stream run without hook points, and every service a method
+ * returns (cron's `runtime.relay(...)`) treated the same (other members as they are).
  *
  * @example const store = hooklessService(yield* shippedContent.make(options))
  */
@@ -29,7 +35,9 @@ export const hooklessService = <S extends object>(service: S): S =>
     key,
     typeof member !== "function" ? member : (...args: Array<unknown>) => {
       const result: unknown = (member as (...inner: Array<unknown>) => unknown).apply(service, args)
-      return Effect.isEffect(result) ? withoutHookPoints(result) : Stream.isStream(result) ? streamWithoutHookPoints(result) : result
+      if (Effect.isEffect(result)) return withoutHookPoints(result)
+      if (Stream.isStream(result)) return streamWithoutHookPoints(result)
+      return isServiceObject(result) ? hooklessService(result) : result
     }
   ])) as S
 
