@@ -47,8 +47,10 @@ export interface RaceEntry<A> {
 }
 
 /**
- * Where a racing operation pauses with its transaction open and nothing run: the relay's hook point,
- * else the boundary's point right after BEGIN (the same place: the hook is the transaction's first act).
+ * Where a racing operation pauses with its transaction open and nothing run: the boundary's point
+ * right after BEGIN, which every implementation reaches just before the relay's `cron.relayBegun` (the
+ * hook is its transaction's first act, so both name one place; an implementation reaching only the
+ * hook still pauses there).
  */
 export const RACE_BEGUN_POINTS: ReadonlyArray<string> = [RELAY_BEGUN_HOOK, AFTER_BEGIN_POINT]
 /** Where the first operation holds its writes uncommitted: the relay's hook point, else the boundary's before COMMIT. */
@@ -121,7 +123,7 @@ export const runRace = <A>(
     const second = yield* startPaused(hooks, secondEntry.label, RACE_BEGUN_POINTS, secondEntry.effect)
     const exitsInOrder = (firstExit: Exit.Exit<A>, secondExit: Exit.Exit<A>) => (firstIndex === 0 ? [firstExit, secondExit] : [secondExit, firstExit])
     if (!first.paused || !second.paused || firstEntry.pid === null || secondEntry.pid === null) {
-      // No hook points (or no sessions to watch): each ran, or runs now, to its end in turn.
+      // Neither point reached (no transaction), or no sessions to watch: each ran, or runs now, to its end in turn.
       const firstExit = yield* finish(hooks, first)
       return { exits: exitsInOrder(firstExit, yield* finish(hooks, second)), evidence: "sequential" as const }
     }
