@@ -55,8 +55,6 @@ export class Run {
   readonly reached = new Set<string>()
   /** Named situations the operation reached inside the interpreter (`situations.ts` adds the rest). */
   readonly noted = new Set<ClocksSituation>()
-  /** A re-arm met its key's live timer inside a failed fire's backoff and kept it (C9 with C11). */
-  keptInBackoff = false
   /** The fire race that applied (set by `advance`). */
   race: AppliedRace | null = null
   /** A `statementFails` fault named a transaction whose body failed on its own (`voidsStorageFault`). */
@@ -88,8 +86,7 @@ export class Run {
     // failing emit there starts no storage transaction, so no storage fault can strike it.
     if (journalOwn && this.emits + 1 === this.journalFault) {
       this.emits++
-      this.noted.add("durableEmitFailed")
-      throw new Defect("JournalError:unavailable")
+      this.failDurableEmit()
     }
     const ordinal = ++this.transactions
     let failure: Defect | undefined
@@ -126,10 +123,7 @@ export class Run {
 
   /** Admits a durable record (C2): Duplicate when byte-equal, a conflict defect when not. */
   emit(process: ProcessName, draft: Draft, id: string, eventType: string, payload: Json, hidden: Json = null, meta: Json = null): void {
-    if (process === this.faultProcess && ++this.emits === this.journalFault) {
-      this.noted.add("durableEmitFailed")
-      throw new Defect("JournalError:unavailable")
-    }
+    if (process === this.faultProcess && ++this.emits === this.journalFault) this.failDurableEmit()
     this.reached.add("C3")
     if (draft.lossyLatched) this.reached.add("B5")
     const content = canonical({ eventType, payload, hidden, meta })
@@ -145,6 +139,12 @@ export class Run {
 
   resume(resume: Resume, optional = false): void {
     ;(optional ? this.optionalResumes : this.resumes).push(resume)
+  }
+
+  /** The harness's journal refuses the faulted durable emit: the caller sees the journal unavailable. */
+  private failDurableEmit(): never {
+    this.noted.add("durableEmitFailed")
+    throw new Defect("JournalError:unavailable")
   }
 
   /** C5: first writer wins, and the record is emitted from the stored row. */
@@ -222,13 +222,17 @@ export class Run {
     this.reached.add("C9")
     if (clock.completedAtMs !== null) this.noted.add("rearmAfterRewind")
     const live = this.state.timers.find((timer) => timer.process === process && timer.key === key)
-    if (live !== undefined && live.failures > 0) this.keptInBackoff = true
-    if (live !== undefined && live.failures > 0) this.noted.add("rearmKeptInBackoff")
-    if (live !== undefined) return
+    if (live !== undefined) {
+      // A re-arm inside a failed fire's backoff keeps the live timer (C9 with C11).
+      if (live.failures > 0) this.noted.add("rearmKeptInBackoff")
+      return
+    }
     const timer: TimerState = { process, key, atMs: Math.max(clock.dueAtMs, this.state.nowMs), failures: 0, seq: ++this.state.seq }
     this.state.timers.push(timer)
-    if (clock.dueAtMs <= this.state.nowMs) this.noted.add("armedPastDueFiresAtOnce")
-    if (clock.dueAtMs <= this.state.nowMs) this.fire(timer)
+    if (clock.dueAtMs <= this.state.nowMs) {
+      this.noted.add("armedPastDueFiresAtOnce")
+      this.fire(timer)
+    }
   }
 
   /**

@@ -247,7 +247,7 @@ const rulesOf = (command: FaultedCommand, run: Run, crashed: boolean, result: Js
   const durable = faulted ? ["C4", "B8"] : []
   const retried = run.reached.has("C11") ? ["C11", "B3"] : []
   // A re-arm kept a live timer in its backoff: one live timer per key (C9) during a retry (C11).
-  const kept = run.keptInBackoff ? ["C9", "C11", "B3"] : []
+  const kept = run.noted.has("rearmKeptInBackoff") ? ["C9", "C11", "B3"] : []
   const answer = (result as { readonly value?: unknown } | null)?.value
   // deferredDoneIfWaiting's Created/Existing answer is C5's first-writer rule; NotWaiting is C6's.
   const resultRules = conflict ? ["C2"] : command.op === "deferredDoneIfWaiting" && answer !== "NotWaiting" && answer !== undefined ? ["C5"] : base.result
