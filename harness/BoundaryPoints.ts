@@ -44,6 +44,19 @@ export const pointOf = (hooks: ScriptedHooks, label: string, name: string): Effe
  */
 export const holdingBeforeCommit = (hooks: ScriptedHooks, label: string): TransactionPoints => ({ beforeCommit: pointOf(hooks, label, BEFORE_COMMIT_POINT) })
 
+/**
+ * `effect` with `everyOperationsOpenTransaction(hooks)` set on each of `boundaries` while it runs:
+ * operations on separate boundaries (cron's runners) pause at either point only where armed.
+ */
+export const withOpenTransactionPoints = <A, E, R>(
+  boundaries: ReadonlyArray<{ readonly setTransactionPoints: (points: TransactionPoints | undefined) => void }>,
+  hooks: ScriptedHooks,
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> => {
+  const points = everyOperationsOpenTransaction(hooks)
+  return boundaries.reduce((wrapped, boundary) => withBoundaryPoints(boundary, points, wrapped), effect)
+}
+
 /** `effect` with `points` set on `boundary` while it runs (cleared after, however it ends). */
 export const withBoundaryPoints = <A, E, R>(boundary: { readonly setTransactionPoints: (points: TransactionPoints | undefined) => void }, points: TransactionPoints, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.suspend(() => {

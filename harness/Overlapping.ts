@@ -9,9 +9,12 @@
  * connections, not waited for. The order is ordinary data, so it shrinks and replays like
  * `Interleaving.ts` release orders.
  *
- * Hook points are optional refinements: an operation whose implementation never reaches a hook point
- * simply runs to completion (the wait for its pause is raced with its end), so an implementation
- * without hook points runs its operations at once instead of hanging.
+ * Hook points are optional refinements: each of `begin` and `hold` may name several points, the
+ * implementation's hook point and the storage boundary's own (`AFTER_BEGIN_POINT`,
+ * `BEFORE_COMMIT_POINT`, set with `withOpenTransactionPoints`), and an operation pauses at whichever it
+ * reaches first. One that reaches none (no transaction) simply runs to completion (the wait for its
+ * pause is raced with its end) instead of hanging. The result says how many operations were paused at
+ * `begin` together: the overlap the run realised, not the one it asked for.
  *
  * @example
  * ```ts
@@ -33,32 +36,41 @@ export interface OverlappingOperation<A, E, R> {
   readonly effect: Effect.Effect<A, E, R>
 }
 
-/** The hook points an overlapping run pauses at. */
+/** The hook points an overlapping run pauses at (each one point, or several: the first reached). */
 export interface OverlapHooks {
   /** Reached once the operation's transaction is open. */
-  readonly begin: string
+  readonly begin: string | ReadonlyArray<string>
   /** Reached once the operation's writes are done and not yet committed. */
-  readonly hold: string
+  readonly hold: string | ReadonlyArray<string>
 }
 
-/** Runs `operations` overlapping in `order` (see the module comment); each operation's exit, in their order. */
+/** What an overlapping run did. */
+export interface OverlappingRun<A, E> {
+  /** Each operation's exit, in `operations` order. */
+  readonly exits: ReadonlyArray<Exit.Exit<A, E>>
+  /** How many operations were paused at `begin` at once (their transactions open together). */
+  readonly openTogether: number
+}
+
+/** Runs `operations` overlapping in `order` (see the module comment). */
 export const runOverlapping = <A, E, R>(
   hooks: ScriptedHooks,
   operations: ReadonlyArray<OverlappingOperation<A, E, R>>,
   order: ReadonlyArray<number>,
   points: OverlapHooks
-): Effect.Effect<ReadonlyArray<Exit.Exit<A, E>>, never, R> =>
+): Effect.Effect<OverlappingRun<A, E>, never, R> =>
   Effect.gen(function*() {
     if (operations.length > MAX_OVERLAPPING_OPERATIONS || !isReleaseOrder(order, operations.length)) {
       return yield* Effect.die(new RangeError(`overlapping run: ${JSON.stringify(order)} is not an order of ${operations.length} operations (at most ${MAX_OVERLAPPING_OPERATIONS})`))
     }
     for (const operation of operations) yield* hooks.pauseAt(operation.label, points.begin)
     const fibers = yield* Effect.forEach(operations, (operation) => Effect.forkChild(withScriptedHooks(hooks, labelled(operation.label, operation.effect))))
-    const pausedOrDone = (index: number) =>
-      Effect.raceFirst(Effect.asVoid(hooks.awaitPaused(operations[index]!.label)), Effect.asVoid(Fiber.await(fibers[index]!)))
-    for (let index = 0; index < operations.length; index++) yield* pausedOrDone(index)
+    const pausedOrDone = (index: number): Effect.Effect<boolean> =>
+      Effect.raceFirst(Effect.as(hooks.awaitPaused(operations[index]!.label), true), Effect.as(Fiber.await(fibers[index]!), false))
+    let openTogether = 0
+    for (let index = 0; index < operations.length; index++) if (yield* pausedOrDone(index)) openTogether++
     const [first, ...rest] = order
-    if (first === undefined) return []
+    if (first === undefined) return { exits: [], openTogether }
     const firstLabel = operations[first]!.label
     yield* hooks.release(firstLabel)
     // Re-arming right after the release is safe: the released fiber needs a round trip to reach `hold`.
@@ -66,5 +78,5 @@ export const runOverlapping = <A, E, R>(
     yield* pausedOrDone(first)
     for (const index of rest) yield* hooks.release(operations[index]!.label)
     yield* hooks.release(firstLabel)
-    return yield* Effect.forEach(fibers, (fiber) => Fiber.await(fiber))
+    return { exits: yield* Effect.forEach(fibers, (fiber) => Fiber.await(fiber)), openTogether }
   })

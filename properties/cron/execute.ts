@@ -243,7 +243,9 @@ export const executeCron = (implementation: CronImplementation) =>
         const [resultCheck, ...stateChecks] = cronChecks({ outcome, expectedResult, actualResult: namedActual, expected, actual, actualRaw: raw })
         const resultChecks = command.op === "race" && outcome.parts !== undefined ? raceResultChecks(command, outcome.parts, expectedResult, namedActual) : [resultCheck!]
         const checks = [...resultChecks, ...nextChecks, ...stateChecks, ...probes.checks, ...specChecks]
-        const overlap = command.op === "race" ? { overlap: session.lastRace() } : {}
+        const overlap = command.op === "race"
+          ? { overlap: session.lastRace() }
+          : command.op === "bootstrapAll" ? { openTogether: session.lastBootstrapOpenTogether() } : {}
         const executed: ExecutedStep = {
           record: {
             operation: operation.kind,
@@ -261,7 +263,10 @@ export const executeCron = (implementation: CronImplementation) =>
           covered: [...outcome.covered, ...probes.covered, ...(specChecks.length > 0 ? ["CRN-002"] : [])],
           situations: [
             ...cronSituations(before, operation, outcome),
-            ...realisedSituations(command, before, { race: command.op === "race" ? session.lastRace() : null, concurrent: session.concurrent })
+            ...realisedSituations(command, before, {
+              race: command.op === "race" ? session.lastRace() : null,
+              bootstrapOpenTogether: command.op === "bootstrapAll" ? session.lastBootstrapOpenTogether() : 0
+            })
           ],
           described: cronModel.describeOperation(operation)
         }

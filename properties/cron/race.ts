@@ -22,7 +22,7 @@
  */
 import { Effect, type Exit, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
-import { AFTER_BEGIN_POINT, BEFORE_COMMIT_POINT, everyOperationsOpenTransaction, withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
+import { AFTER_BEGIN_POINT, BEFORE_COMMIT_POINT, withOpenTransactionPoints } from "../../harness/BoundaryPoints.ts"
 import { makeScriptedHooks, type ScriptedHooks } from "../../harness/HookPoints.ts"
 import type { StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { finish, pausedOrDone, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
@@ -155,6 +155,5 @@ export const runRaceOverBoundaries = <A>(
 ): Effect.Effect<{ readonly exits: ReadonlyArray<Exit.Exit<A>>; readonly evidence: RaceEvidence }, HarnessError> =>
   Effect.gen(function*() {
     const hooks = yield* makeScriptedHooks
-    const points = everyOperationsOpenTransaction(hooks)
-    return yield* boundaries.reduce((race, boundary) => withBoundaryPoints(boundary, points, race), runRace(hooks, entries, order, observer))
+    return yield* withOpenTransactionPoints(boundaries, hooks, runRace(hooks, entries, order, observer))
   })

@@ -7,6 +7,7 @@
 import { Cause, Clock, Effect, Exit } from "effect"
 import { TestClock } from "effect/testing"
 import type { Dialect, IsolatedDatabase } from "../../adapters/contract.ts"
+import { AFTER_BEGIN_POINT, BEFORE_COMMIT_POINT, withOpenTransactionPoints } from "../../harness/BoundaryPoints.ts"
 import { makeScriptedHooks } from "../../harness/HookPoints.ts"
 import { resultJson } from "../../harness/ModelBased.ts"
 import { type OverlapHooks, runOverlapping } from "../../harness/Overlapping.ts"
@@ -22,8 +23,15 @@ import { claimAll, restartRunner, type RunnerProcess, settleOne, startRunner } f
 import type { Command, DeclaredEntrySpec } from "./scenario.ts"
 import { respelled } from "./spellings.ts"
 
-/** The hook points bootstraps overlap at (`subjects/cron` offers them; they are optional). */
-const BOOTSTRAP_OVERLAP: OverlapHooks = { begin: "cron.bootstrapBegun", hold: "cron.bootstrapWritten" }
+/**
+ * Where bootstraps overlap: the hook points `subjects/cron` offers (optional), else the storage
+ * boundary's right after BEGIN and before COMMIT, the same places for a bootstrap that is one
+ * transaction (its hooks are that transaction's first and last acts).
+ */
+const BOOTSTRAP_OVERLAP: OverlapHooks = {
+  begin: ["cron.bootstrapBegun", AFTER_BEGIN_POINT],
+  hold: ["cron.bootstrapWritten", BEFORE_COMMIT_POINT]
+}
 
 /** A failure of the adapter's database outside the implementation. */
 export const harnessError = (what: string) => (cause: unknown) =>
@@ -60,6 +68,8 @@ export interface CronSession {
   readonly concurrent: boolean
   /** How the operations of the last race met (null before the first race). */
   readonly lastRace: () => RaceEvidence | null
+  /** How many runners' bootstrap transactions the last `bootstrapAll` held open at once (0 when run one after the other). */
+  readonly lastBootstrapOpenTogether: () => number
   /** The last runner operation's fault as it struck (`struckFault`), and its words; undefined when none was armed. */
   readonly lastFault: () => FaultAsStruck | undefined
 }
@@ -96,6 +106,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
       ? processes.map(() => null)
       : yield* Effect.forEach(processes, (process) => backendPid(database.connections[process.index]!))
     let lastRace: RaceEvidence | null = null
+    let lastBootstrapOpenTogether = 0
     let lastFault: ReturnType<CronSession["lastFault"]> = undefined
     const restart = (process: RunnerProcess) => restartRunner(implementation, dialect, process)
 
@@ -196,6 +207,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
     const bootstrapAll = (order: ReadonlyArray<number>) =>
       Effect.gen(function*() {
         for (const process of processes) process.boundary.arm(undefined)
+        lastBootstrapOpenTogether = 0
         const bootstrapOf = (process: RunnerProcess) => process.runtime.bootstrapTicks(ref(SINGLETON_ID), process.schedule?.entries ?? [])
         if (!concurrent) {
           for (const index of order) {
@@ -205,7 +217,9 @@ export const openCronSession = (implementation: CronImplementation, database: Is
           return { _tag: "Success", value: null } as Json
         }
         const operations = processes.map((process) => ({ label: `runner${process.index}`, effect: bootstrapOf(process) }))
-        const exits = yield* runOverlapping(yield* makeScriptedHooks, operations, order, BOOTSTRAP_OVERLAP)
+        const hooks = yield* makeScriptedHooks
+        const { exits, openTogether } = yield* withOpenTransactionPoints(processes.map((process) => process.boundary), hooks, runOverlapping(hooks, operations, order, BOOTSTRAP_OVERLAP))
+        lastBootstrapOpenTogether = openTogether
         const failed = exits.find(Exit.isFailure)
         return (failed === undefined ? { _tag: "Success", value: null } : { _tag: "Failure", error: errorName(Cause.squash(failed.cause)) }) as Json
       })
@@ -252,7 +266,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
         }
       })
 
-    const session: CronSession = { call, nextOf, nextOfSpec, concurrent, lastRace: () => lastRace, lastFault: () => lastFault }
+    const session: CronSession = { call, nextOf, nextOfSpec, concurrent, lastRace: () => lastRace, lastBootstrapOpenTogether: () => lastBootstrapOpenTogether, lastFault: () => lastFault }
     return session
   })
 

@@ -30,9 +30,10 @@ describe("runOverlapping", () => {
     for (const order of [[0, 1, 2], [2, 0, 1], [1, 2, 0]]) {
       const log: Array<string> = []
       const names = ["a", "b", "c"]
-      const exits = await Effect.runPromise(Effect.gen(function*() {
+      const { exits, openTogether } = await Effect.runPromise(Effect.gen(function*() {
         return yield* runOverlapping(yield* makeScriptedHooks, names.map((name) => operation(name, log)), order, POINTS)
       }))
+      expect(openTogether).toBe(3)
       expect(exits.map((exit) => Exit.isSuccess(exit) && exit.value)).toEqual(names)
       const first = names[order[0]!]!
       const others = names.filter((name) => name !== first)
@@ -47,11 +48,24 @@ describe("runOverlapping", () => {
 
   it("runs operations without hook points to completion instead of waiting for them", async () => {
     const log: Array<string> = []
-    const exits = await Effect.runPromise(Effect.gen(function*() {
+    const { exits, openTogether } = await Effect.runPromise(Effect.gen(function*() {
       return yield* runOverlapping(yield* makeScriptedHooks, [operation("a", log, false), operation("b", log, false)], [1, 0], POINTS)
     }))
     expect(exits.every(Exit.isSuccess)).toBe(true)
     expect(log).toHaveLength(6)
+    // Nothing was held open: the run says so rather than claiming the overlap it asked for.
+    expect(openTogether).toBe(0)
+  })
+
+  it("pauses at whichever of several points an operation reaches (the boundary's, without hook points)", async () => {
+    const log: Array<string> = []
+    const { openTogether } = await Effect.runPromise(Effect.gen(function*() {
+      const points = { begin: ["x.begin", POINTS.begin], hold: ["x.hold", POINTS.hold] }
+      return yield* runOverlapping(yield* makeScriptedHooks, [operation("a", log), operation("b", log)], [1, 0], points)
+    }))
+    expect(openTogether).toBe(2)
+    expect(log.indexOf("a begun")).toBeLessThan(log.indexOf("b commits"))
+    expect(log.indexOf("b writes")).toBeLessThan(log.indexOf("a writes"))
   })
 
   it("refuses an order that is not a permutation", async () => {

@@ -144,14 +144,15 @@ describe("cron situations realised by the harness", () => {
   const race = { op: "race", ops: [{ op: "claim", runner: 0 }, { op: "claim", runner: 1 }], order: [1, 0] } as const
   const bootstrapAll = { op: "bootstrapAll", order: [0, 1] } as const
 
-  it("a race counts only as the server reported it; bootstraps only on separate connections with two declaring runners", () => {
+  it("a race counts only as the server reported it; bootstraps only when two declaring runners' transactions were held open at once", () => {
     const one = walk([declare(0, every)]).state
     const two = walk([declare(0, every), declare(1, every)]).state
-    expect(realisedSituations(race, two, { race: "lockWait", concurrent: true })).toEqual(["raceLockWait"])
-    expect(realisedSituations(race, two, { race: "overlapped", concurrent: true })).toEqual(["raceOverlapped"])
-    expect(realisedSituations(race, two, { race: "sequential", concurrent: true })).toEqual([])
-    expect(realisedSituations(bootstrapAll, two, { race: null, concurrent: true })).toEqual(["bootstrapAllConcurrent"])
-    expect(realisedSituations(bootstrapAll, one, { race: null, concurrent: true })).toEqual([])
-    expect(realisedSituations(bootstrapAll, two, { race: null, concurrent: false })).toEqual([])
+    expect(realisedSituations(race, two, { race: "lockWait", bootstrapOpenTogether: 0 })).toEqual(["raceLockWait"])
+    expect(realisedSituations(race, two, { race: "overlapped", bootstrapOpenTogether: 0 })).toEqual(["raceOverlapped"])
+    expect(realisedSituations(race, two, { race: "sequential", bootstrapOpenTogether: 0 })).toEqual([])
+    expect(realisedSituations(bootstrapAll, two, { race: null, bootstrapOpenTogether: 2 })).toEqual(["bootstrapAllConcurrent"])
+    expect(realisedSituations(bootstrapAll, one, { race: null, bootstrapOpenTogether: 2 })).toEqual([])
+    expect(realisedSituations(bootstrapAll, two, { race: null, bootstrapOpenTogether: 1 })).toEqual([])
+    expect(realisedSituations(bootstrapAll, two, { race: null, bootstrapOpenTogether: 0 })).toEqual([])
   })
 })

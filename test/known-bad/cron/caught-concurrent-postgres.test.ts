@@ -8,6 +8,9 @@
  * hook points too: a race then pauses right after BEGIN and before COMMIT at the storage boundary's own
  * points (`properties/cron/race.ts`). Until 2026-12-05 such an implementation's races ran one after the
  * other (0 lock waits and 0 overlaps over the gate's scenarios on postgres; now 9 and 28, as hooked).
+ * Bootstraps run at once (`bootstrapAll`) pause at the same points; until 2026-12-05 (later) one
+ * without hook points ran them at once without holding any open, while the coverage table counted
+ * them as concurrent.
  */
 import { Effect } from "effect"
 import * as fc from "fast-check"
@@ -55,7 +58,7 @@ describe("known-bad cron caught only by concurrent claims, on postgres", () => {
   }, TIMEOUT_MS)
 
   for (const [engine, implementation] of [["the shipped implementation", shippedCron], ["the shipped implementation without hook points", hooklessOf(shippedCron)]] as const) {
-    it(`${engine}: races really overlap on the server: lock waits and open transactions seen`, () => expectRacesOverlap(cronSuite(implementation)), TIMEOUT_MS)
+    it(`${engine}: races and bootstraps really overlap on the server: lock waits and open transactions seen`, () => expectRacesOverlap(cronSuite(implementation)), TIMEOUT_MS)
   }
 })
 
@@ -64,15 +67,19 @@ const expectRacesOverlap = async (suite: ReturnType<typeof cronSuite>) => {
   const property = suite.properties[0]!
   const scenarios = fc.sample(property.scenario(postgres().capabilities), { numRuns: DEFAULT_RUNS, seed: propertySeed(DEFAULT_SEED, property.id, "postgres") })
   const evidence: Record<string, number> = {}
+  const bootstrapsOpenTogether: Record<string, number> = {}
   for (const scenario of scenarios) {
     const trace = await Effect.runPromise(executeScenario(property, postgres(), scenario as never))
     expect(trace.divergence ?? null, JSON.stringify(trace.divergence)).toBeNull()
-    for (const step of trace.steps.filter((entry) => entry.operation === "race")) {
-      const overlap = String((step.implementationState as { readonly overlap?: unknown } | undefined)?.overlap)
-      evidence[overlap] = (evidence[overlap] ?? 0) + 1
+    for (const step of trace.steps.filter((entry) => entry.operation === "race" || entry.operation === "bootstrapAll")) {
+      const state = step.implementationState as { readonly overlap?: unknown; readonly openTogether?: unknown } | undefined
+      if (step.operation === "race") evidence[String(state?.overlap)] = (evidence[String(state?.overlap)] ?? 0) + 1
+      else bootstrapsOpenTogether[String(state?.openTogether)] = (bootstrapsOpenTogether[String(state?.openTogether)] ?? 0) + 1
     }
   }
-  console.log(`race evidence over ${scenarios.length} scenarios of ${property.id}: ${JSON.stringify(evidence)}`)
+  console.log(`over ${scenarios.length} scenarios of ${property.id}: race evidence ${JSON.stringify(evidence)}, bootstraps open together ${JSON.stringify(bootstrapsOpenTogether)}`)
   expect(evidence.lockWait ?? 0).toBeGreaterThan(0)
   expect(evidence.overlapped ?? 0).toBeGreaterThan(0)
+  // Bootstraps of two runners were held open at once (each paused right after BEGIN, the first held before COMMIT).
+  expect(bootstrapsOpenTogether["2"] ?? 0).toBeGreaterThan(0)
 }
