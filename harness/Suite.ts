@@ -22,7 +22,8 @@ export interface SubjectSuite {
   /**
    * Situations only an adapter with these capabilities can reach (e.g. two fires whose transactions
    * overlap need independent connections and row locks). On an adapter without them the situation is
-   * not in its coverage table, so `certify` does not ask for it; every other situation is.
+   * not in its coverage table, so `certify` does not ask for it; every other situation is. What every
+   * property of the suite needs needs no entry: where no property applies there is no table at all.
    */
   readonly situationNeeds?: Readonly<Record<string, ReadonlyArray<CapabilityName>>>
 }

@@ -78,9 +78,9 @@ export const poolSuite = (implementation: PoolImplementation = shippedPool): Sub
   subject: "pool",
   implementation: implementation.name,
   requirements: poolRequirements,
+  // Listed only where the pool properties run: on an adapter where none applies the suite has no
+  // coverage row (`situationCoverage`), so no situation needs its own capabilities here.
   situations: SITUATIONS,
-  // Only the pool properties report situations, and each needs what they need: listed only where they run.
-  situationNeeds: Object.fromEntries(SITUATIONS.map((situation) => [situation, POOL_NEEDS])),
   properties: [
     poolProperty(
       implementation,
