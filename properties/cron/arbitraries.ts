@@ -7,15 +7,16 @@
  * two runners' claims and settling phases overlap (a lease running out mid-delivery while the other
  * runner claims, settles fenced on the claim) and commit in a generated order that shrinks. Drawn
  * last, so every earlier draw keeps its bytes: turn episodes after the opening (a second turn of one
- * actor, a rejected one), a late claim at the skip window or 1 ms past it, and crashes and lost
- * replies at drawn positions (the situation coverage table showed each rarely reached before).
+ * actor, a rejected one), a late claim at the skip window or 1 ms past it, crashes and lost
+ * replies at drawn positions, and a delivery that crashes or loses its reply after committing its
+ * receipt (the situation coverage table showed each rarely reached before).
  */
 import * as fc from "fast-check"
 import { statementOrdinalArbitrary } from "../../harness/StatementFaultDraws.ts"
 import { datedProbe } from "./datedProbes.ts"
 import { ALL_MONTHS, DAYS, EVERY, HOURS, MINUTES, MONTHS, SEPARATORS, WEEKDAYS } from "./spellings.ts"
 import type { CronFault, EntryInput } from "../../models/cron/index.ts"
-import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, type FailedStatement, type LateClaim, type PositionedCrash, RUNNERS, TIMING, type TurnEpisode } from "./scenario.ts"
+import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, type DeliveryCrash, type FailedStatement, type LateClaim, type PositionedCrash, RUNNERS, TIMING, type TurnEpisode } from "./scenario.ts"
 
 /** What a generator may include. */
 export interface ScenarioShape {
@@ -118,6 +119,12 @@ const lateClaims: fc.Arbitrary<ReadonlyArray<LateClaim>> = fc.array(fc.record({ 
 const crashes: fc.Arbitrary<ReadonlyArray<PositionedCrash>> = fc.array(
   fc.record({ position: fc.nat({ max: 15 }), phase: fc.constantFrom<PositionedCrash["phase"]>("inside", "afterCommit", "lostReply") }),
   { maxLength: 4 }
+)
+
+/** Appended delivery crashes (`CronScenario.deliveryCrashes`): none or one. */
+const deliveryCrashes: fc.Arbitrary<ReadonlyArray<DeliveryCrash>> = fc.array(
+  fc.record({ runner, phase: fc.constantFrom<DeliveryCrash["phase"]>("afterCommit", "lostReply") }),
+  { maxLength: 1 }
 )
 
 const declaration = (poolSize: number): fc.Arbitrary<ReadonlyArray<DeclaredEntrySpec> | null> =>
@@ -239,7 +246,7 @@ export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =
         // Drawn after everything above, so every earlier draw keeps its bytes (see the module comment).
         turnEpisodes,
         lateClaims,
-        ...(shape.faults ? { crashes } : {})
+        ...(shape.faults ? { crashes, deliveryCrashes } : {})
       })
     )
   )

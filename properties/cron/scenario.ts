@@ -160,7 +160,35 @@ export interface CronScenario {
    * the runner's next poll. Absent: none.
    */
   readonly crashes?: ReadonlyArray<PositionedCrash>
+  /**
+   * Delivery crashes (fault scenarios only, drawn after `crashes`), run after the `lateClaims`: `runner`
+   * claims the next due ticks and settles the first one to its delivery, whose transaction commits the
+   * receipt and then crashes or loses its reply, so the runner loses its claim between the receipt and
+   * the rewrite; once its lease has run out it polls and settles three phases again (N8, I2: the
+   * redelivery replays the receipt). Absent: none.
+   */
+  readonly deliveryCrashes?: ReadonlyArray<DeliveryCrash>
 }
+
+/** One appended delivery crash (`CronScenario.deliveryCrashes`). */
+export interface DeliveryCrash {
+  readonly runner: number
+  /** How the delivery's transaction ends after its commit. */
+  readonly phase: "afterCommit" | "lostReply"
+}
+
+/** The commands of `crash`: due, claim, settle to the delivery, the struck delivery, the lease running out, the next poll and three phases. */
+const deliveryCrash = (crash: DeliveryCrash): ReadonlyArray<Command> => [
+  { op: "advanceToDue" },
+  { op: "claim", runner: crash.runner },
+  { op: "settle", runner: crash.runner },
+  { op: "settle", runner: crash.runner, fault: { transaction: 1, phase: crash.phase } },
+  { op: "advance", ms: TIMING.leaseMs + 1_000 },
+  { op: "claim", runner: crash.runner },
+  { op: "settle", runner: crash.runner },
+  { op: "settle", runner: crash.runner },
+  { op: "settle", runner: crash.runner }
+]
 
 /** One appended turn episode (`CronScenario.turnEpisodes`). */
 export interface TurnEpisode {
@@ -263,7 +291,7 @@ export const REFUSED_COMMIT: CronFault = { transaction: 1, phase: "commitRefused
  * `refusedCommits` names (see `CronScenario.refusedCommits`), each refused claim followed by the same
  * runner's next poll (a claim), likewise each failed statement and each of the `crashes`, and turns in
  * the application's own transaction when `ownTurns` holds, with the `turnEpisodes` after the opening;
- * then the `redeploysBeforeRewrite`, the `lateClaims` and the `respelledDeclarations`.
+ * then the `redeploysBeforeRewrite`, the `lateClaims`, the `deliveryCrashes` and the `respelledDeclarations`.
  *
  * @example runningCommands({ ...scenario, refusedCommits: [0] }) // the first turn, bootstrap, claim or settle has fault REFUSED_COMMIT
  */
@@ -276,6 +304,7 @@ export const runningCommands = (scenario: CronScenario): ReadonlyArray<Command> 
     ...faulted.slice(OPENING_COMMANDS),
     ...(scenario.redeploysBeforeRewrite ?? []).flatMap(redeployBeforeRewrite),
     ...(scenario.lateClaims ?? []).flatMap((late) => lateClaim(late, scenario.skipMs)),
+    ...(scenario.deliveryCrashes ?? []).flatMap(deliveryCrash),
     ...(scenario.respelledDeclarations ?? []).map(respelledDeclaration)
   ]
 }
