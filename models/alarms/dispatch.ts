@@ -94,6 +94,7 @@ const failureAction = (
     case "none":
     case "returnsVoid":
     case "returnsNull":
+    case "unknownMode":
     case "retry":
       return { mode: "retry", delayMs: baseDelayMs, abort: null, rules: ["R24"] }
     case "skipAndAdvanceRepeat":

@@ -24,7 +24,7 @@
  *       { kind: "processDueAlarms", nowMs, options?: {limit?, retryFailedAfterMs?, withoutOnFailure?}, handlers?: [{tag,id,script}], fault?, reporterFails? }
  *           script: { writes?: (Mutation | {kind:"transaction", mutations, closureFails?})[],   // each write = its own transaction
  *                     outcome?: "succeed"|"fail",                                           // default succeed; a failing write => fail
- *                     onFailure?: {kind:"none"|"returnsVoid"|"returnsNull"|"retry"|"skipAndAdvanceRepeat"|"fails"} | {kind:"retryAfter", retryFailedAfterMs},
+ *                     onFailure?: {kind:"none"|"returnsVoid"|"returnsNull"|"unknownMode"|"retry"|"skipAndAdvanceRepeat"|"fails"} | {kind:"retryAfter", retryFailedAfterMs},
  *                     forkedWrite?: Mutation }   // attempted after processDueAlarms returned (pass ended)
  *           racer?: { mutation, point, occurrence }   // an external call landing between the batch's transactions (race.ts)
  *       { kind: "configure", configuration }   // the ambient ScheduleConfiguration reference changes

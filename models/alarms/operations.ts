@@ -79,6 +79,11 @@ export type OnFailureScript =
   | { readonly kind: "retryAfter"; readonly retryFailedAfterMs: number }
   /** `objectForm`: `{ mode: "skip-and-advance-repeat" }` instead of the string (same behaviour, R24). */
   | { readonly kind: "skipAndAdvanceRepeat"; readonly objectForm?: boolean }
+  /**
+   * Outside the static type: `onFailure` returns an object whose `mode` is neither action, without a
+   * `retryFailedAfter` (R24: anything but `skip-and-advance-repeat` reschedules, with the base delay).
+   */
+  | { readonly kind: "unknownMode" }
   | { readonly kind: "fails" }
 
 /**

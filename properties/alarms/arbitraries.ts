@@ -25,6 +25,7 @@ import {
   TAGS,
   type TransactionMutationSpec
 } from "./scenario.ts"
+import { declaredTag, finalKnownTags, illTypedCommands, illTypedDraw, parkLostCommands, parkLostDraw } from "./appended.ts"
 import { ALARM_MAX_STATEMENT, statementFaultTimeline } from "./statementFaultTimeline.ts"
 import { type AnyChunkKind, type ChunkKind, fullProfile, type SwarmProfile, swarmProfile } from "./swarm.ts"
 import { boundaryConfiguration, boundaryTimeline, cursorPassesTimeline, handleMisuseTimeline, parkedCrossRowTimeline, twoInvalidInputs, writeOrderTimeline } from "./targeted.ts"
@@ -707,6 +708,11 @@ const legacyStart: fc.Arbitrary<{ readonly layout: LegacyLayoutKind; readonly ro
   legacyRows(true).map((rows) => ({ layout: "attemptsWithoutWake" as const, rows }))
 )
 
+/** Share (%) of fault scenarios ending with a `parkLost` unit (appended.ts): `parkReportLost` was reached 2-4 times per adapter without it. */
+const PARK_LOST_PERCENT = 20
+/** Share (%) of scenarios ending with an `illTyped` unit (appended.ts). */
+const ILL_TYPED_PERCENT = 15
+
 /**
  * Scenarios of the given shape.
  *
@@ -718,10 +724,21 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
     shape.legacy ? legacyStart : fc.constant(undefined),
     // Swarm testing: the chunks come from the scenario's own profile (swarm.ts).
     fc.noShrink(swarmProfile(VALID_REFS)).chain((profile) => fc.array(chunk(shape, profile), { minLength: 1, maxLength: shape.maxChunks })),
-    sometimes(knownTagSets, 20)
-  ).map(([initial, legacy, chunks, knownTags]) => ({
-    ...(initial === undefined ? {} : { configuration: initial }),
-    ...(legacy === undefined ? {} : { legacyLayout: legacy.layout, legacyRows: legacy.rows }),
-    ...(knownTags === undefined ? {} : { knownTags }),
-    commands: chunks.flat()
-  }))
+    sometimes(knownTagSets, 20),
+    // Appended units (appended.ts), drawn after everything above so every earlier draw keeps its bytes.
+    shape.faults ? sometimes(parkLostDraw, PARK_LOST_PERCENT) : fc.constant(undefined),
+    sometimes(illTypedDraw, ILL_TYPED_PERCENT)
+  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped]) => {
+    const commands = chunks.flat()
+    const known = finalKnownTags(knownTags, commands)
+    return {
+      ...(initial === undefined ? {} : { configuration: initial }),
+      ...(legacy === undefined ? {} : { legacyLayout: legacy.layout, legacyRows: legacy.rows }),
+      ...(knownTags === undefined ? {} : { knownTags }),
+      commands: [
+        ...commands,
+        ...(parkLost === undefined ? [] : parkLostCommands(parkLost, declaredTag(known, parkLost.id))),
+        ...(illTyped === undefined ? [] : illTypedCommands(illTyped, declaredTag(known, illTyped.id), known === null))
+      ]
+    }
+  })

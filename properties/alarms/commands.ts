@@ -13,8 +13,8 @@ import {
   storageIdOf,
   type TransactionFault
 } from "../../models/alarms/index.ts"
-import type { Command, HandlerEntrySpec, HandlerWriteSpec, InputSpec, MutationSpec } from "./scenario.ts"
-import { toModelInput, toModelScript, toModelTransactionMutation } from "./scenario.ts"
+import type { Command, HandlerEntrySpec, HandlerWriteSpec, InputSpec, MutationSpec, RefSpec } from "./scenario.ts"
+import { plainRef, toModelInput, toModelScript, toModelTransactionMutation } from "./scenario.ts"
 
 /** Key of a ref in state JSON. */
 export const refKey = (ref: { readonly tag: string; readonly id: string }): string => `${ref.tag}/${ref.id}`
@@ -39,9 +39,9 @@ export const modelOperation = (command: Command, atMs: number): Operation | null
     case "schedule":
       return { kind: command.earlier === true ? "scheduleAlarmEarlier" : "scheduleAlarm", nowMs: atMs, input: toModelInput(command.input, atMs), ...faults(command) }
     case "cancel":
-      return { kind: "cancelAlarm", nowMs: atMs, ref: { tag: command.ref.tag, id: command.ref.id }, ...(command.fault === undefined ? {} : { fault: command.fault }) }
+      return { kind: "cancelAlarm", nowMs: atMs, ref: plainRef(command.ref), ...(command.fault === undefined ? {} : { fault: command.fault }) }
     case "status":
-      return { kind: "getAlarmStatus", ref: { tag: command.ref.tag, id: command.ref.id } }
+      return { kind: "getAlarmStatus", ref: plainRef(command.ref) }
     case "transaction":
       return {
         kind: "transaction",
@@ -118,18 +118,21 @@ export const resolveCommand = (command: Command, model: ModelState, atMs: number
   }
 }
 
-/** Alarms an external command writes (schedule, cancel, transaction mutations). */
+/** Alarms an external command writes (schedule, cancel, transaction mutations); an ill-typed ref (`null`, a string) names none. */
 export const touchedRefs = (command: Command): ReadonlyArray<{ readonly tag: string; readonly id: string }> => {
-  switch (command.op) {
-    case "schedule":
-      return [command.input]
-    case "cancel":
-      return [command.ref]
-    case "transaction":
-      return command.mutations.map((mutation) => (mutation.kind === "cancelAlarm" ? mutation.ref : mutation.input))
-    default:
-      return []
-  }
+  const refs = ((): ReadonlyArray<RefSpec> => {
+    switch (command.op) {
+      case "schedule":
+        return [command.input]
+      case "cancel":
+        return [command.ref]
+      case "transaction":
+        return command.mutations.map((mutation) => (mutation.kind === "cancelAlarm" ? mutation.ref : mutation.input))
+      default:
+        return []
+    }
+  })()
+  return refs.filter((ref) => typeof ref === "object" && ref !== null)
 }
 
 /** The next wake strictly after `atMs` the model knows (platform alarm or any row's wake), or null. */

@@ -23,6 +23,7 @@ import type {
   ScheduleConfiguration
 } from "../../subjects/alarms/api.ts"
 import type { HandlerEntrySpec, HandlerWriteSpec, InputSpec, MutationSpec, RefSpec, TransactionMutationSpec } from "./scenario.ts"
+import { plainRef } from "./scenario.ts"
 
 /** The error a scripted transaction closure fails with (model: `ClosureFailure`). */
 export class ScriptedClosureFailure {
@@ -105,7 +106,7 @@ export const errorTag = (error: unknown): Json => ({ _tag: tagOf(error) })
 /** Runs one mutation on a handle (scheduler or transaction handle). */
 export const runMutation = (handle: AlarmTransaction, mutation: MutationSpec, nowMs: number): Effect.Effect<void, unknown> =>
   mutation.kind === "cancelAlarm"
-    ? handle.cancelAlarm({ tag: mutation.ref.tag, id: mutation.ref.id })
+    ? handle.cancelAlarm(plainRef(mutation.ref))
     : handle[mutation.kind](toImplementationInput(mutation.input, nowMs))
 
 /** Outcome of one mutation inside a transaction closure, as the model lists it. */
@@ -226,6 +227,9 @@ export const scriptedDispatch = (
       case "returnsNull":
         // Outside the static type (`OnFailureAction | void`): what a JavaScript caller may return.
         return Effect.succeed(null as unknown as OnFailureAction)
+      case "unknownMode":
+        // Outside the static type too: an object whose `mode` is neither action.
+        return Effect.succeed({ mode: "postpone" } as unknown as OnFailureAction)
       case "retry":
         return Effect.succeed(action.objectForm === true ? { mode: "retry" as const } : "retry" as const)
       case "skipAndAdvanceRepeat":

@@ -32,6 +32,7 @@ import {
   toImplementationConfiguration
 } from "./driver.ts"
 import type { Command, RefSpec } from "./scenario.ts"
+import { plainRef } from "./scenario.ts"
 import { withDefaultReporter } from "./defaultReporter.ts"
 import { readStoredAlarms } from "./storedState.ts"
 import { UpstreamAlarmReporter, UpstreamScheduleConfiguration } from "./upstreamReferences.ts"
@@ -139,7 +140,7 @@ const callOf = (
     case "cancel":
       return Effect.as(runMutation(scheduler, { kind: "cancelAlarm", ref: command.ref }, atMs), null)
     case "status":
-      return Effect.map(scheduler.getAlarmStatus({ tag: command.ref.tag, id: command.ref.id }), (status) => toJson(statusJson(status)))
+      return Effect.map(scheduler.getAlarmStatus(plainRef(command.ref)), (status) => toJson(statusJson(status)))
     case "transaction":
       return Effect.map(runScriptedTransaction(scheduler, command.mutations, command.closureFails === true, atMs), toJson)
     case "dispatch":
