@@ -8,7 +8,7 @@
  * as 0: that is a gap in generation, not in the implementation.
  */
 import { FAULT_SITUATIONS } from "../../harness/Faults.ts"
-import type { ContentOperation, GrantFacts } from "./operations.ts"
+import type { ContentOperation, GrantFacts, ReachedFault } from "./operations.ts"
 import { contentKey, type ContentModelState, refKey } from "./state.ts"
 import type { ContentStepOutcome } from "./step.ts"
 
@@ -132,6 +132,19 @@ const sweepSituations = (before: ContentModelState, op: Extract<ContentOperation
   return found
 }
 
+/**
+ * The phase of the storage fault that struck the step, as cron counts it: the crash the model
+ * predicts, or the storage error the caller sees. The operation carries the fault the harness saw
+ * reach its transaction (`harness/StruckFault.ts`); one whose transaction body failed on its own
+ * first (a refused upload's commit never came) did not strike, and the model answers that failure.
+ */
+const struckPhase = (op: ContentOperation, outcome: ContentStepOutcome): ReachedFault["phase"] | undefined => {
+  const fault = "fault" in op ? op.fault : undefined
+  if (fault === undefined) return undefined
+  if (outcome.result._tag === "Crashed") return outcome.result.phase
+  return outcome.result._tag === "Failure" && outcome.result.error === "SqlError" ? fault.phase : undefined
+}
+
 /** The situations one model step reached: `before` is the state the step started from. */
 export const contentSituations = (before: ContentModelState, op: ContentOperation, outcome: ContentStepOutcome): ReadonlyArray<ContentSituation> => {
   const found = ((): Array<ContentSituation> => {
@@ -157,6 +170,6 @@ export const contentSituations = (before: ContentModelState, op: ContentOperatio
         return sweepSituations(before, op, outcome)
     }
   })()
-  const fault = "fault" in op ? op.fault : undefined
-  return fault === undefined ? found : [...found, FAULT_SITUATIONS[fault.phase]]
+  const phase = struckPhase(op, outcome)
+  return phase === undefined ? found : [...found, FAULT_SITUATIONS[phase]]
 }

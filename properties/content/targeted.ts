@@ -1,0 +1,92 @@
+/**
+ * Targeted units: short command sequences appended after every other command of a content scenario,
+ * reaching situations (`models/content/situations.ts`) that random commands rarely reach: a stored
+ * content read with a size it does not have and streamed back (K7: `readSizeMismatch`, `streamStored`,
+ * `streamInterrupted`), a fresh grant handed to attach or verify exactly at `expiresAt - S` (K5:
+ * `grantExpiredAtSkewBoundary`), and a detach racing a sweep between its reference scan and its delete
+ * (K6 (i): `sweepRaceDetach`); in fault scenarios also an upload whose transaction a crash or a lost
+ * reply strikes, then read back (K2, "together": `faultInsideTransaction`, `faultAfterCommit`,
+ * `faultLostReply`). Drawn after every other field of a scenario, so every earlier draw,
+ * and every earlier counterexample, keeps its bytes. Each unit uploads its own content first, so it
+ * reaches its situation whatever the commands before it left.
+ *
+ * @example fc.sample(targetedCommands(MODEL_UNITS), 1) // [[{ op: "upload", ... }, { op: "read", ..., sizeDelta: 1 }, { op: "stream", ... }]]
+ */
+import * as fc from "fast-check"
+import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
+import type { Command, PlaceSpec } from "./scenario.ts"
+
+/** The kinds of targeted unit a content scenario may end with. */
+export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload"
+
+/** Relative weights of the kinds of unit a property's scenarios may end with, and the chance in 4 that one does. */
+export interface TargetedShape {
+  readonly weights: Readonly<Partial<Record<ContentUnitKind, number>>>
+  readonly in4: number
+}
+
+/** The model property: a read-back or an expiry-boundary unit in half the scenarios. */
+export const MODEL_UNITS: TargetedShape = { weights: { readBack: 1, expiryBoundary: 1 }, in4: 2 }
+
+/** The fault property: as the model property's, or an upload a crash or a lost reply strikes. */
+export const FAULT_UNITS: TargetedShape = { weights: { readBack: 1, expiryBoundary: 1, faultedUpload: 1 }, in4: 2 }
+
+/** The race property: a detach racing a sweep in one scenario in four. */
+export const RACE_UNITS: TargetedShape = { weights: { detachRace: 1 }, in4: 1 }
+
+/** Past every deletion horizon of a race's parameters (G + T + S under the longest T, 2 h), so the sweep has a candidate to scan. */
+export const RACE_JUMP_MS = 2 * 24 * 3_600_000
+
+/** Payloads within the store's size limit (`PAYLOADS`), so the unit's upload stores its bytes. */
+const STORABLE = PAYLOADS.flatMap((bytes, index) => (bytes.byteLength <= PROPERTY_SETTINGS.maxContentBytes ? [index] : []))
+
+const tenant = fc.nat({ max: TENANTS.length - 1 })
+const storable = fc.constantFrom(...STORABLE)
+const place: fc.Arbitrary<Omit<PlaceSpec, "tenant">> = fc.record({ actor: fc.nat({ max: ACTORS.length - 1 }), blob: fc.nat({ max: BLOBS.length - 1 }), name: fc.nat({ max: NAMES.length - 1 }) })
+
+const uploaded = (t: number, payload: number): Command => ({ op: "upload", tenant: t, payload, stream: false })
+
+/** An upload read with one byte more than it has (none, K7), then streamed back whole and, half the time, interrupted too. */
+const readBack: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, interruptToo: fc.boolean() })
+  .map(({ tenant: t, payload, interruptToo }): ReadonlyArray<Command> => [
+    uploaded(t, payload),
+    { op: "read", tenant: t, payload, sizeDelta: 1 },
+    { op: "stream", tenant: t, payload, interrupt: false },
+    ...(interruptToo ? [{ op: "stream", tenant: t, payload, interrupt: true } as const] : [])
+  ])
+
+/** An upload, the clock moved to its grant's `expiresAt - S`, then the grant handed to attach or verify (expired, K5). */
+const expiryBoundary: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, verify: fc.boolean(), at: place })
+  .map(({ tenant: t, payload, verify, at }): ReadonlyArray<Command> => [
+    uploaded(t, payload),
+    { op: "advanceNear", target: "expiry", index: 0, offsetMs: -PROPERTY_SETTINGS.skewMs },
+    verify ? { op: "verify", wallet: 0, misuse: "none" } : { op: "attach", ...at, tenant: t, wallet: 0, misuse: "none" }
+  ])
+
+/** An upload attached, aged past its deletion horizon, then a sweep racing the detach of that reference between its scan and its delete. */
+const detachRace: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, at: place, force: fc.boolean() })
+  .map(({ tenant: t, payload, at, force }): ReadonlyArray<Command> => [
+    uploaded(t, payload),
+    { op: "attach", ...at, tenant: t, wallet: 0, misuse: "none" },
+    { op: "advance", ms: RACE_JUMP_MS },
+    { op: "race", force, competitor: { op: "detach", ...at, tenant: t }, mode: "between" }
+  ])
+
+/** An upload whose one transaction a crash (inside, after its commit) or a lost reply strikes, then read back (kept or gone, whole). */
+const faultedUpload: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, phase: fc.constantFrom("inside" as const, "afterCommit" as const, "lostReply" as const) })
+  .map(({ tenant: t, payload, phase }): ReadonlyArray<Command> => [
+    { op: "upload", tenant: t, payload, stream: false, fault: { transaction: 1, phase } },
+    { op: "read", tenant: t, payload, sizeDelta: 0 }
+  ])
+
+const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload }
+
+/**
+ * The commands a scenario ends with: a unit of `shape.weights` in `shape.in4` scenarios out of 4, none
+ * in the others. The roll shrinks to 0, which drops the unit.
+ */
+export const targetedCommands = (shape: TargetedShape): fc.Arbitrary<ReadonlyArray<Command>> => {
+  const units = Object.entries(shape.weights).flatMap(([kind, weight]) => (weight !== undefined && weight > 0 ? [{ arbitrary: UNITS[kind as ContentUnitKind], weight }] : []))
+  if (shape.in4 <= 0 || units.length === 0) return fc.constant([])
+  return fc.tuple(fc.nat({ max: 3 }), fc.oneof(...units)).map(([roll, unit]) => (roll >= 4 - shape.in4 ? unit : []))
+}
