@@ -21,9 +21,11 @@
  * grants (content, CNT-005), and says a fault in one wording, as it struck, in every subject. 0.8.0
  * names the situations of clocks, cron and pool, draws clocks races by kind (a third overlapped) and
  * crashes inside a fire, cron's second turns, skip-window claims and crashes on claims, and pool's
- * targeted units (an interrupted COMMIT, nested statements, the retry ladder). 0.9.0 draws cron's
- * delivery crashes between the receipt and the rewrite and counts cron's concurrent bootstraps only
- * when they were held open together.
+ * targeted units (an interrupted COMMIT, nested statements, the retry ladder). 0.9.0 appends units
+ * drawn last in alarms (a park whose report a crash may lose, a JavaScript caller's ill-typed input),
+ * content (a read-back, a grant at its skew boundary, a detach racing a sweep, a struck upload) and
+ * cron (a delivery crashing between its receipt and its rewrite), counts content's fault situations
+ * only where the fault struck, and cron's concurrent bootstraps only when they were held open together.
  */
 export const SUITE_VERSION = "0.9.0"
 
