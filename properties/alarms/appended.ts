@@ -7,16 +7,16 @@
  *   (R25) or by its handler's self-rearm (R13, R14), and the process crashes right after the commit that
  *   queued its park report: the report may be lost, never duplicated (R27, situation `parkReportLost`).
  * - `illTyped`: a JavaScript caller's input outside the static types, only where the reference decides
- *   the outcome: a number tag or id (R8, and R29 for typed definitions: `InvalidAlarmRefError`, nothing
- *   written), a `null` or non-object ref given to `cancelAlarm` or `getAlarmStatus` of the untyped
- *   scheduler (upstream decodes the ref, so `InvalidAlarmRefError`), an `onFailure` object with an
- *   unknown `mode` and no `retryFailedAfter` (R24: anything but `skip-and-advance-repeat` reschedules,
- *   with the base delay).
+ *   the outcome: a number tag or id given to `scheduleAlarm` or `scheduleAlarmEarlier` (R8, and R29 for
+ *   typed definitions: `InvalidAlarmRefError`, nothing written), an `onFailure` object with an unknown
+ *   `mode` and no `retryFailedAfter` (R24: anything but `skip-and-advance-repeat` reschedules, with the
+ *   base delay).
  *
  * Left out because the reference leaves the outcome open: a `runAt` that is not a `DateTime` (R8 does
  * not validate it), an unknown `mode` carrying a `retryFailedAfter` (R24 does not say whether such an
- * object has an "own" delay), and a `null` ref through typed definitions (upstream reads `input.tag`
- * before any check). `onFailure` returning `null` is drawn by `arbitraries.ts` already (`returnsNull`).
+ * object has an "own" delay), and a `null` or non-object ref given to `cancelAlarm` or
+ * `getAlarmStatus` (R8 decides refs for scheduling only; an upstream-shaped implementation,
+ * `examples/third-party-alarms`, reads `ref.tag` and fails with a TypeError, which no rule forbids). `onFailure` returning `null` is drawn by `arbitraries.ts` already (`returnsNull`).
  */
 import * as fc from "fast-check"
 import type { Command, InputSpec, RefSpec } from "./scenario.ts"
@@ -72,41 +72,31 @@ export const parkLostCommands = (draw: ParkLostDraw, tag: string): ReadonlyArray
 }
 
 /** The kinds of ill-typed input a unit passes. */
-export type IllTypedKind = "numberTag" | "numberId" | "nullRef" | "stringRef" | "unknownMode"
+export type IllTypedKind = "numberTag" | "numberId" | "unknownMode"
 
 /** The drawn part of an `illTyped` unit. */
 export interface IllTypedDraw {
   readonly kind: IllTypedKind
   readonly id: string
-  /** `numberTag`/`numberId`: through `scheduleAlarmEarlier`; `nullRef`/`stringRef`: `getAlarmStatus` instead of `cancelAlarm`. */
+  /** `numberTag`/`numberId`: through `scheduleAlarmEarlier` instead of `scheduleAlarm`. */
   readonly variant: boolean
 }
 
 /** Draws of the `illTyped` unit. */
 export const illTypedDraw: fc.Arbitrary<IllTypedDraw> = fc.record({
-  kind: fc.constantFrom<IllTypedKind>("numberTag", "numberId", "nullRef", "stringRef", "unknownMode"),
+  kind: fc.constantFrom<IllTypedKind>("numberTag", "numberId", "unknownMode"),
   id: fc.constantFrom(...IDS),
   variant: fc.boolean()
 }, { noNullPrototype: true })
 
-/**
- * The `illTyped` commands for tag `tag` (a declared one). `untyped`: the scenario never uses typed
- * definitions (a redeploy cannot drop them again, so the final ones tell), the only case where a `null` or non-object ref has an outcome the reference decides; a
- * ref kind drawn in a typed scenario appends nothing.
- */
-export const illTypedCommands = (draw: IllTypedDraw, tag: string, untyped: boolean): ReadonlyArray<Command> => {
+/** The `illTyped` commands for tag `tag` (a declared one). */
+export const illTypedCommands = (draw: IllTypedDraw, tag: string): ReadonlyArray<Command> => {
   const op = draw.variant ? { op: "schedule" as const, earlier: true } : { op: "schedule" as const }
   switch (draw.kind) {
     case "numberTag":
       return [{ ...op, input: { tag: outsideType<string>(Number(draw.id)), id: draw.id, payload: null, runInMs: 0 } }]
     case "numberId":
       return [{ ...op, input: { tag, id: outsideType<string>(Number(draw.id)), payload: null, runInMs: 0 } }]
-    case "nullRef":
-    case "stringRef": {
-      if (!untyped) return []
-      const ref = outsideType<RefSpec>(draw.kind === "nullRef" ? null : `${tag}:${draw.id}`)
-      return [draw.variant ? { op: "status", ref } : { op: "cancel", ref }]
-    }
     case "unknownMode":
       return [
         { op: "schedule", input: { tag, id: draw.id, payload: null, runInMs: 0 } },

@@ -738,7 +738,7 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
       commands: [
         ...commands,
         ...(parkLost === undefined ? [] : parkLostCommands(parkLost, declaredTag(known, parkLost.id))),
-        ...(illTyped === undefined ? [] : illTypedCommands(illTyped, declaredTag(known, illTyped.id), known === null))
+        ...(illTyped === undefined ? [] : illTypedCommands(illTyped, declaredTag(known, illTyped.id)))
       ]
     }
   })
