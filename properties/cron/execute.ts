@@ -243,9 +243,14 @@ export const executeCron = (implementation: CronImplementation) =>
         const [resultCheck, ...stateChecks] = cronChecks({ outcome, expectedResult, actualResult: namedActual, expected, actual, actualRaw: raw })
         const resultChecks = command.op === "race" && outcome.parts !== undefined ? raceResultChecks(command, outcome.parts, expectedResult, namedActual) : [resultCheck!]
         const checks = [...resultChecks, ...nextChecks, ...stateChecks, ...probes.checks, ...specChecks]
+        // What the harness realised for this command, read once for the record and the situations.
+        const realised = {
+          race: command.op === "race" ? session.lastRace() : null,
+          bootstrapOpenTogether: command.op === "bootstrapAll" ? session.lastBootstrapOpenTogether() : 0
+        }
         const overlap = command.op === "race"
-          ? { overlap: session.lastRace() }
-          : command.op === "bootstrapAll" ? { openTogether: session.lastBootstrapOpenTogether() } : {}
+          ? { overlap: realised.race }
+          : command.op === "bootstrapAll" ? { openTogether: realised.bootstrapOpenTogether } : {}
         const executed: ExecutedStep = {
           record: {
             operation: operation.kind,
@@ -263,10 +268,7 @@ export const executeCron = (implementation: CronImplementation) =>
           covered: [...outcome.covered, ...probes.covered, ...(specChecks.length > 0 ? ["CRN-002"] : [])],
           situations: [
             ...cronSituations(before, operation, outcome),
-            ...realisedSituations(command, before, {
-              race: command.op === "race" ? session.lastRace() : null,
-              bootstrapOpenTogether: command.op === "bootstrapAll" ? session.lastBootstrapOpenTogether() : 0
-            })
+            ...realisedSituations(command, before, realised)
           ],
           described: cronModel.describeOperation(operation)
         }

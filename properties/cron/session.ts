@@ -64,8 +64,6 @@ export interface CronSession {
   readonly nextOf: (runner: number, key: string, afterMs: number) => Json
   /** `next(afterMs)` of `spec` in `zone` as runner 0's runtime declares it, undeployed (or the refusal or error). */
   readonly nextOfSpec: (spec: string, zone: string, afterMs: number) => Effect.Effect<Json>
-  /** Whether the runners have connections of their own (truly concurrent transactions). */
-  readonly concurrent: boolean
   /** How the operations of the last race met (null before the first race). */
   readonly lastRace: () => RaceEvidence | null
   /** How many runners' bootstrap transactions the last `bootstrapAll` held open at once (0 when run one after the other). */
@@ -266,7 +264,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
         }
       })
 
-    const session: CronSession = { call, nextOf, nextOfSpec, concurrent, lastRace: () => lastRace, lastBootstrapOpenTogether: () => lastBootstrapOpenTogether, lastFault: () => lastFault }
+    const session: CronSession = { call, nextOf, nextOfSpec, lastRace: () => lastRace, lastBootstrapOpenTogether: () => lastBootstrapOpenTogether, lastFault: () => lastFault }
     return session
   })
 
