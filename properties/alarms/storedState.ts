@@ -1,7 +1,7 @@
 /**
- * What storage holds after a step, read by the harness in two round trips in upstream's persisted
- * layout (part of the contract): which of the two tables exist, then both tables in one full outer
- * join. From it come
+ * What storage holds after a step, read by the harness in one round trip in upstream's persisted
+ * layout (part of the contract): both tables in one full outer join (and, only while a table is
+ * missing, which of the two exist). From it come
  * - every alarm's stored status, as R28 makes it of the rows: `{attempts, parked, runAtMs, retryAtMs}`,
  *   a missing attempts row read as attempts 0, not parked, no `retry_at` (the layout's default);
  * - the attempts rows without their scheduled row (R19: cancel deletes both rows; R23: a one-shot
@@ -70,6 +70,14 @@ const statusOfRow = (row: JoinedRow): Json =>
 
 const byCodeUnit = compareCodeUnits
 
+/** The rows of whichever alarm tables exist (none while the scheduled table does not exist yet). */
+const rowsOfExistingTables = (sql: SqlClient.SqlClient, dialect: Dialect): Effect.Effect<ReadonlyArray<JoinedRow>, SqlError> =>
+  Effect.gen(function*() {
+    const tables = new Set((yield* sql.unsafe<{ readonly name: string }>(tablesSql(dialect), [LEGACY_SCHEDULED_TABLE, LEGACY_ATTEMPTS_TABLE])).map((row) => row.name))
+    if (!tables.has(LEGACY_SCHEDULED_TABLE)) return []
+    return yield* sql.unsafe<JoinedRow>(tables.has(LEGACY_ATTEMPTS_TABLE) ? JOINED_SQL : SCHEDULED_ONLY_SQL)
+  })
+
 /**
  * Reads both alarm tables (nothing while the scheduled table does not exist yet).
  *
@@ -77,10 +85,9 @@ const byCodeUnit = compareCodeUnits
  */
 export const readStoredAlarms = (sql: SqlClient.SqlClient, dialect: Dialect): Effect.Effect<StoredAlarms, SqlError> =>
   Effect.gen(function*() {
-    const tables = new Set((yield* sql.unsafe<{ readonly name: string }>(tablesSql(dialect), [LEGACY_SCHEDULED_TABLE, LEGACY_ATTEMPTS_TABLE])).map((row) => row.name))
-    const rows: ReadonlyArray<JoinedRow> = !tables.has(LEGACY_SCHEDULED_TABLE)
-      ? []
-      : yield* sql.unsafe<JoinedRow>(tables.has(LEGACY_ATTEMPTS_TABLE) ? JOINED_SQL : SCHEDULED_ONLY_SQL)
+    // Both tables exist after the first migration, so the join is tried first; only when it fails
+    // (a table is missing: before the migration, or an older layout) does the harness ask which exist.
+    const rows = yield* sql.unsafe<JoinedRow>(JOINED_SQL).pipe(Effect.catch(() => rowsOfExistingTables(sql, dialect)))
     const scheduled = new Map(rows.flatMap((row) => (row.scheduled_id === null ? [] : [[row.scheduled_id, row] as const])))
     return {
       statuses: Object.fromEntries(VALID_REFS.map((ref) => {
