@@ -21,6 +21,8 @@ export const DEFAULT_BENCH_PAIRS = 2_000
 export const DEFAULT_BENCH_OPENS = 20
 /** Upper bound on `pairs` and `opens`, so a typo cannot run for hours. */
 export const MAX_BENCH_ITERATIONS = 1_000_000
+/** Timed rounds of each workload; each kind reports its median round. */
+export const BENCH_ROUNDS = 5
 /** Distinct keys the workload cycles through (upserts hit both inserts and updates). */
 const KEY_SPACE = 1_000
 /** Pairs run before timing, to warm statement caches and the JIT. */
@@ -57,6 +59,12 @@ const checkCount = (name: string, value: number) => {
   if (!Number.isSafeInteger(value) || value < 1 || value > MAX_BENCH_ITERATIONS) {
     throw new RangeError(`${name} must be an integer in 1..${MAX_BENCH_ITERATIONS}, got ${value}`)
   }
+}
+
+/** The median of `samples` (at least one). */
+const medianOf = (samples: ReadonlyArray<number>): number => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
 }
 
 const key = (i: number) => `k${i % KEY_SPACE}`
@@ -147,13 +155,23 @@ export const benchAdapters = async (
   checkCount("opens", opens)
   const results: Array<AdapterBenchResult> = []
   for (const { adapter, raw } of targets) {
-    // Each workload runs twice and the second run is timed: the first run's JIT warm-up alone moved
-    // the effect/sql client from ~12k to ~39k statements/s on this machine.
+    const client = () => Effect.runPromise(clientWorkload(adapter, pairs))
+    const withoutSpans = () => Effect.runPromise(clientWorkload(adapter, pairs).pipe(Effect.provideService(References.TracerEnabled, false)))
+    // One untimed run of each warms the JIT (the first run alone moved the effect/sql client from
+    // ~12k to ~39k statements/s on this machine); then the three kinds take turns for `BENCH_ROUNDS`
+    // rounds and each reports its median, so a GC pause or a busy neighbour moves one round, not the ratio.
     if (raw !== undefined) await raw(pairs)
-    const rawMs = raw === undefined ? null : await raw(pairs)
-    await Effect.runPromise(clientWorkload(adapter, pairs))
-    const clientMs = await Effect.runPromise(clientWorkload(adapter, pairs))
-    const withoutSpansMs = await Effect.runPromise(clientWorkload(adapter, pairs).pipe(Effect.provideService(References.TracerEnabled, false)))
+    await client()
+    await withoutSpans()
+    const rawRounds: Array<number> = [], clientRounds: Array<number> = [], withoutSpansRounds: Array<number> = []
+    for (let round = 0; round < BENCH_ROUNDS; round++) {
+      if (raw !== undefined) rawRounds.push(await raw(pairs))
+      clientRounds.push(await client())
+      withoutSpansRounds.push(await withoutSpans())
+    }
+    const rawMs = raw === undefined ? null : medianOf(rawRounds)
+    const clientMs = medianOf(clientRounds)
+    const withoutSpansMs = medianOf(withoutSpansRounds)
     const openMeanMs = await Effect.runPromise(openCostMs(adapter, opens))
     results.push({
       adapter: adapter.name,
