@@ -259,15 +259,11 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
     Effect.suspend(() => (faultOf(state.started) === "setAlarmFails" ? Effect.fail(platformAlarmError(operation)) : write))
 
   // One fiber per operation: its end and a crash point both complete `signal`, and the first wins.
-  // The fiber starts on the caller's turn, not a scheduler hop later: an operation over a synchronous
-  // driver runs to its end (or its crash) before `forkChild` returns, and the observer below still
-  // sees its exit (`addObserver` on a finished fiber calls back at once). The hop was about a tenth of
-  // the harness's own time per checked alarms step on sqlite (`npm run bench`, section 2).
   const run = <A, E, R>(operation: Effect.Effect<A, E, R>): Effect.Effect<BoundedOutcome<A, E>, never, R> =>
     Effect.gen(function*() {
       const signal = yield* Deferred.make<BoundedOutcome<A, E>>()
       state.signal = signal as Deferred.Deferred<BoundedOutcome<unknown, unknown>>
-      const fiber = yield* Effect.forkChild(operation, { startImmediately: true })
+      const fiber = yield* Effect.forkChild(operation)
       const stopObserving = fiber.addObserver((exit) => void Deferred.doneUnsafe(signal, Exit.succeed({ _tag: "Completed", exit })))
       const outcome = yield* Deferred.await(signal)
       stopObserving()
