@@ -26,8 +26,10 @@
  * content (a read-back, a grant at its skew boundary, a detach racing a sweep, a struck upload) and
  * cron (a delivery crashing between its receipt and its rewrite), counts content's fault situations
  * only where the fault struck, and cron's concurrent bootstraps only when they were held open together.
+ * 0.10.0 appends a second unit in content (a grant asked with a size one byte off, a detach of a
+ * reference just attached, an upload or a grant racing a sweep between its scan and its delete).
  */
-export const SUITE_VERSION = "0.9.0"
+export const SUITE_VERSION = "0.10.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

@@ -14,7 +14,7 @@ import { ACTORS, BLOBS, NAMES, PARAMETER_VARIANTS, PAYLOADS, TENANTS } from "./c
 import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { RACE_INTERLEAVING } from "./race.ts"
 import { contentStatementFaults } from "./statementFaults.ts"
-import { FAULT_UNITS, MODEL_UNITS, RACE_UNITS, targetedCommands } from "./targeted.ts"
+import { FAULT_UNITS, MODEL_SECOND_UNITS, MODEL_UNITS, RACE_SECOND_UNITS, RACE_UNITS, targetedCommands } from "./targeted.ts"
 import { type Command, type ContentParameters, type ContentScenario, type Misuse, type PlaceSpec, type RaceMode, type RacingCommand, TAMPERS } from "./scenario.ts"
 
 /** What a generator may include. */
@@ -222,22 +222,22 @@ const raceTimeline = (capabilities: AdapterCapabilities): fc.Arbitrary<ReadonlyA
 export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabilities): fc.Arbitrary<ContentScenario> => {
   if (shape.races) {
     // The parameters are drawn last, so every earlier draw stays as it was; half the races keep the reference's.
-    // The targeted unit is drawn after the parameters (`targeted.ts`).
-    return fc.tuple(fc.array(command(shape), { maxLength: 3 }), raceTimeline(capabilities), fc.array(command(shape), { maxLength: 2 }), raceParameters, targetedCommands(RACE_UNITS))
-      .map(([before, race, after, parameters, targeted]) => ({ commands: [...before, ...race, ...after, ...targeted], ...(parameters === undefined ? {} : { parameters }) }))
+    // The targeted units are drawn after the parameters, the second after the first (`targeted.ts`).
+    return fc.tuple(fc.array(command(shape), { maxLength: 3 }), raceTimeline(capabilities), fc.array(command(shape), { maxLength: 2 }), raceParameters, targetedCommands(RACE_UNITS), targetedCommands(RACE_SECOND_UNITS))
+      .map(([before, race, after, parameters, targeted, second]) => ({ commands: [...before, ...race, ...after, ...targeted, ...second], ...(parameters === undefined ? {} : { parameters }) }))
   }
   // A timeline may shrink to a single command (cross-shrinking draws nothing more), so a failure in the
   // appended draws shrinks to one command before them.
   const chunk = fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: command(shape).map((c) => [c]) }, { weight: 2, arbitrary: timeline(shape) })
   const commands = fc.array(chunk, { minLength: 1, maxLength: Math.ceil(shape.maxCommands / 1.5) })
     .map((chunks) => chunks.flat().slice(0, shape.maxCommands))
-  // Failed statements, tampered grants, wrong-size streams and a targeted unit (`targeted.ts`), drawn
+  // Failed statements, tampered grants, wrong-size streams and two targeted units (`targeted.ts`), drawn
   // after the commands, in that order, so every earlier draw stays as it was.
   if (!shape.faults) {
-    return fc.tuple(commands, tamperedUses, wrongSizeStreams, targetedCommands(MODEL_UNITS)).map(([drawn, tampered, streams, targeted]) => ({ commands: [...drawn, ...tampered, ...streams, ...targeted] }))
+    return fc.tuple(commands, tamperedUses, wrongSizeStreams, targetedCommands(MODEL_UNITS), targetedCommands(MODEL_SECOND_UNITS)).map(([drawn, tampered, streams, targeted, second]) => ({ commands: [...drawn, ...tampered, ...streams, ...targeted, ...second] }))
   }
-  return fc.tuple(commands, contentStatementFaults, tamperedUses, wrongSizeStreams, targetedCommands(FAULT_UNITS)).map(([drawn, statementFaults, tampered, streams, targeted]) => ({
-    commands: [...withStatementFaults(drawn, statementFaults, takesFaults), ...tampered, ...streams, ...targeted]
+  return fc.tuple(commands, contentStatementFaults, tamperedUses, wrongSizeStreams, targetedCommands(FAULT_UNITS), targetedCommands(MODEL_SECOND_UNITS)).map(([drawn, statementFaults, tampered, streams, targeted, second]) => ({
+    commands: [...withStatementFaults(drawn, statementFaults, takesFaults), ...tampered, ...streams, ...targeted, ...second]
   }))
 }
 

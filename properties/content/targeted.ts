@@ -7,7 +7,11 @@
  * (K6 (i): `sweepRaceDetach`); in fault scenarios also an upload whose transaction a crash or a lost
  * reply strikes, then read back (K2, "together": `faultInsideTransaction`, `faultAfterCommit`,
  * `faultLostReply`). Drawn after every other field of a scenario, so every earlier draw,
- * and every earlier counterexample, keeps its bytes. Each unit uploads its own content first, so it
+ * and every earlier counterexample, keeps its bytes. A second unit is drawn after the first, for the
+ * same reason: a grant asked for stored content with another size, then with its own (K1, K4:
+ * `grantSizeMismatch`, `grantRaisesHorizon`), a detach of a reference just attached (K5:
+ * `detachExisting`), and in race scenarios an upload or a grant racing a sweep between its reference
+ * scan and its delete ((iii): `sweepRaceUpload`). Each unit uploads its own content first, so it
  * reaches its situation whatever the commands before it left.
  *
  * @example fc.sample(targetedCommands(MODEL_UNITS), 1) // [[{ op: "upload", ... }, { op: "read", ..., sizeDelta: 1 }, { op: "stream", ... }]]
@@ -17,7 +21,7 @@ import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./co
 import type { Command, PlaceSpec } from "./scenario.ts"
 
 /** The kinds of targeted unit a content scenario may end with. */
-export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload"
+export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace"
 
 /** Relative weights of the kinds of unit a property's scenarios may end with, and the chance in 4 that one does. */
 export interface TargetedShape {
@@ -33,6 +37,16 @@ export const FAULT_UNITS: TargetedShape = { weights: { readBack: 1, expiryBounda
 
 /** The race property: a detach racing a sweep in one scenario in four. */
 export const RACE_UNITS: TargetedShape = { weights: { detachRace: 1 }, in4: 1 }
+
+/**
+ * The second unit of the model and fault properties, drawn after the first (`MODEL_UNITS`,
+ * `FAULT_UNITS`), so every scenario drawn before it keeps its bytes: a grant asked again for a stored
+ * content with another size, or a detach of a reference just attached, in half the scenarios.
+ */
+export const MODEL_SECOND_UNITS: TargetedShape = { weights: { grantOtherSize: 1, detachAttached: 1 }, in4: 2 }
+
+/** The second unit of the race property, drawn after the first (`RACE_UNITS`): an upload or a grant racing a sweep in one scenario in four. */
+export const RACE_SECOND_UNITS: TargetedShape = { weights: { uploadRace: 1 }, in4: 1 }
 
 /** Past every deletion horizon of a race's parameters (G + T + S under the longest T, 2 h), so the sweep has a candidate to scan. */
 export const RACE_JUMP_MS = 2 * 24 * 3_600_000
@@ -79,7 +93,55 @@ const faultedUpload: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, 
     { op: "read", tenant: t, payload, sizeDelta: 0 }
   ])
 
-const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload }
+/**
+ * An upload, the clock moved on, a grant asked for that content with a size one byte off the stored
+ * one, then with the stored size. K1: the content is `(tenant, sha256)` and its size is a fact of it;
+ * K4: a grant binds the size and a wrong size is refused, so the first answers none and leaves
+ * `granted_until` where the upload put it (moving the clock first makes a wrongful raise visible), and
+ * the second raises it to `now + L`. The wrong size stays within the store's limit (`0..maxContentBytes`),
+ * so no other rule (the size limit of K3) could decide the answer.
+ */
+const grantOtherSize: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, up: fc.boolean(), laterMs: fc.constantFrom(1_000, 30 * 60_000) })
+  .map(({ tenant: t, payload, up, laterMs }): ReadonlyArray<Command> => {
+    const size = PAYLOADS[payload]!.byteLength
+    const sizeDelta = (up && size < PROPERTY_SETTINGS.maxContentBytes) || size === 0 ? 1 : -1
+    return [
+      uploaded(t, payload),
+      { op: "advance", ms: laterMs },
+      { op: "grant", tenant: t, payload, sizeDelta },
+      { op: "grant", tenant: t, payload, sizeDelta: 0 }
+    ]
+  })
+
+/**
+ * An upload attached under its fresh grant (expiring at `now + L`, after `now + S`: accepted, K5), then
+ * that reference detached (it existed: detach deletes it, K5), then detached again (gone).
+ */
+const detachAttached: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, at: place })
+  .map(({ tenant: t, payload, at }): ReadonlyArray<Command> => [
+    uploaded(t, payload),
+    { op: "attach", ...at, tenant: t, wallet: 0, misuse: "none" },
+    { op: "detach", ...at, tenant: t },
+    { op: "detach", ...at, tenant: t }
+  ])
+
+/**
+ * An unreferenced upload aged past its deletion horizon, then a sweep with an upload or a grant of that
+ * content racing it between its reference scan and its delete, then the content read back. (iii): the
+ * raise comes first, so the delete's re-check (K6, against `sweepStart - T - S`) keeps the row; content
+ * and chunks stay together, so the read returns the bytes. Under a race's short lifetime (L = 10 s,
+ * `PARAMETER_VARIANTS`) the raise lands at `sweepStart + 10 s`, below `sweepStart - T + S`: only the
+ * rule's bound keeps it.
+ */
+const uploadRace: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, racer: fc.constantFrom("upload" as const, "grant" as const), force: fc.boolean() })
+  .map(({ tenant: t, payload, racer, force }): ReadonlyArray<Command> => [
+    uploaded(t, payload),
+    { op: "advance", ms: RACE_JUMP_MS },
+    { op: "race", force, competitor: { op: racer, tenant: t, payload }, mode: "between" },
+    { op: "read", tenant: t, payload, sizeDelta: 0 }
+  ])
+
+const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace }
 
 /**
  * The commands a scenario ends with: a unit of `shape.weights` in `shape.in4` scenarios out of 4, none

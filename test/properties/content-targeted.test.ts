@@ -10,6 +10,7 @@ import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario } from "../../harness/Runner.ts"
 import { contentSuite } from "../../properties/content/index.ts"
+import { PAYLOADS, PROPERTY_SETTINGS } from "../../properties/content/config.ts"
 import { type ContentUnitKind, MODEL_UNITS, targetedCommands } from "../../properties/content/targeted.ts"
 
 /** Per unit kind: the property it is drawn in and the situations every draw of it reaches. */
@@ -17,7 +18,12 @@ const REACHES: ReadonlyArray<readonly [ContentUnitKind, string, ReadonlyArray<st
   ["readBack", "content/model", ["readSizeMismatch", "streamStored"]],
   ["expiryBoundary", "content/model", ["grantExpiredAtSkewBoundary"]],
   ["detachRace", "content/races", ["sweepRaceDetach"]],
-  ["faultedUpload", "content/faults", []]
+  ["faultedUpload", "content/faults", []],
+  ["grantOtherSize", "content/model", ["grantSizeMismatch", "grantRaisesHorizon"]],
+  ["grantOtherSize", "content/faults", ["grantSizeMismatch", "grantRaisesHorizon"]],
+  ["detachAttached", "content/model", ["attachRecorded", "detachExisting", "detachMissing"]],
+  ["detachAttached", "content/faults", ["attachRecorded", "detachExisting", "detachMissing"]],
+  ["uploadRace", "content/races", ["sweepRaceUpload", "readStored"]]
 ]
 
 /** Draws of each unit run (seeded). */
@@ -25,7 +31,7 @@ const DRAWS = 4
 
 describe("content targeted units on sqlite", () => {
   for (const [kind, propertyId, situations] of REACHES) {
-    it(`${kind} reaches ${situations.join(", ")} and agrees with the model`, async () => {
+    it(`${kind} in ${propertyId} reaches ${situations.join(", ")} and agrees with the model`, async () => {
       const adapter = makeSqliteAdapter()
       const property = contentSuite().properties.find((entry) => entry.id === propertyId)!
       const units = fc.sample(targetedCommands({ weights: { [kind]: 1 }, in4: 4 }), { numRuns: DRAWS, seed: 11 })
@@ -48,6 +54,20 @@ describe("content targeted units on sqlite", () => {
     }
     expect([...reached].sort()).toEqual(["faultAfterCommit", "faultInsideTransaction", "faultLostReply"])
   }, 60_000)
+
+  it("a grant-other-size unit asks for a size within the store's limit, one byte off the stored one, above and below", () => {
+    const units = fc.sample(targetedCommands({ weights: { grantOtherSize: 1 }, in4: 4 }), { numRuns: 60, seed: 3 })
+    const deltas = new Set<number>()
+    for (const unit of units) {
+      const [upload, , wrong, right] = unit as ReadonlyArray<{ readonly payload: number; readonly sizeDelta?: number }>
+      const size = PAYLOADS[upload!.payload]!.byteLength + wrong!.sizeDelta!
+      expect(size).toBeGreaterThanOrEqual(0)
+      expect(size).toBeLessThanOrEqual(PROPERTY_SETTINGS.maxContentBytes)
+      expect(right!.sizeDelta).toBe(0)
+      deltas.add(wrong!.sizeDelta!)
+    }
+    expect([...deltas].sort()).toEqual([-1, 1])
+  })
 
   it("a read-back unit streams its content whole, then interrupted too in some draws", () => {
     const units = fc.sample(targetedCommands({ weights: { readBack: 1 }, in4: 4 }), { numRuns: 40, seed: 3 })

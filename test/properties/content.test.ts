@@ -1,7 +1,8 @@
 /**
  * The content suite on sqlite at the gate's budget and seed: every requirement passes (CNT-012, which
  * needs independent connections and row locks, is not-applicable), no requirement is unknown, every
- * property spends its whole budget; a generated scenario re-executes to the same trace (determinism);
+ * property spends its whole budget, and the situations the second targeted units aim at are each reached
+ * in at least 10 scenarios; a generated scenario re-executes to the same trace (determinism);
  * a third-party binding through the public API (`examples/third-party-content`) passes too.
  */
 import { Effect } from "effect"
@@ -23,6 +24,9 @@ describe("content suite on sqlite", () => {
     expect(verdicts["CNT-012"]).toBe("not-applicable")
     for (const [id, verdict] of Object.entries(verdicts)) if (id !== "CNT-012") expect(verdict, `${id}: ${sqlite!.requirements.find((r) => r.requirementId === id)?.reason}`).toBe("pass")
     for (const run of sqlite!.properties) expect(run.runsExecuted, run.propertyId).toBe(DEFAULT_RUNS)
+    // The second targeted units (`targeted.ts`) reach these in at least 10 scenarios each (4, 4 and 7 without them).
+    const reached = Object.fromEntries((sqlite!.coverage ?? []).find((table) => table.subject === "content")!.situations.map((row) => [row.situation, row.scenarios]))
+    for (const situation of ["grantSizeMismatch", "sweepRaceUpload", "detachExisting"]) expect(reached[situation], situation).toBeGreaterThanOrEqual(10)
   }, 120_000)
 
   it("re-executes a scenario of each property to the same trace", async () => {
