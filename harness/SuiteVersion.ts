@@ -27,7 +27,9 @@
  * cron (a delivery crashing between its receipt and its rewrite), counts content's fault situations
  * only where the fault struck, and cron's concurrent bootstraps only when they were held open together.
  * 0.10.0 appends a second unit in content (a grant asked with a size one byte off, a detach of a
- * reference just attached, an upload or a grant racing a sweep between its scan and its delete).
+ * reference just attached, an upload or a grant racing a sweep between its scan and its delete) and
+ * two more in alarms (a retry delay at, below and above the parked retry delay's cap; a dispatch's
+ * `retryFailedAfter` at, below and above the minimum retry delay).
  */
 export const SUITE_VERSION = "0.10.0"
 

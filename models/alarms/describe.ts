@@ -4,7 +4,6 @@
 import type { Operation, ScheduleInput } from "./operations.ts"
 import type { ModelState } from "./state.ts"
 import { readRow } from "./state.ts"
-import { refWords } from "./storageId.ts"
 
 /** Epoch milliseconds from the year 2000 on read as UTC ISO time; small test times stay numbers. */
 const READABLE_FROM_MS = 946_684_800_000
@@ -35,9 +34,9 @@ export const describeOperation = (operation: Operation): string => {
     case "scheduleAlarmEarlier":
       return `${at}${operation.kind} ${describeInput(operation.input)}${fault}`
     case "cancelAlarm":
-      return `${at}cancelAlarm ${refWords(operation.ref)}${fault}`
+      return `${at}cancelAlarm ${operation.ref.tag}/${operation.ref.id}${fault}`
     case "getAlarmStatus":
-      return `getAlarmStatus ${refWords(operation.ref)}`
+      return `getAlarmStatus ${operation.ref.tag}/${operation.ref.id}`
     case "transaction":
       return `${at}transaction [${operation.mutations.map((m) => m.kind).join(", ")}]${operation.closureFails === true ? " then fail" : ""}${fault}`
     case "processDueAlarms":

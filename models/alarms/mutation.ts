@@ -5,7 +5,6 @@ import { applyCancel } from "./cancel.ts"
 import type { Mutation } from "./operations.ts"
 import type { ClosureOutcome, Pass, StepRun, TransactionDraft } from "./run.ts"
 import { applySchedule } from "./schedule.ts"
-import { refWords } from "./storageId.ts"
 
 /** Applies `mutation` to the draft, in the context of `pass` (null outside a handler). */
 export const applyMutation = (
@@ -26,4 +25,4 @@ export const applyMutation = (
 
 /** The storage id a mutation targets, for transaction labels. */
 export const mutationTarget = (mutation: Mutation): string =>
-  mutation.kind === "cancelAlarm" ? refWords(mutation.ref) : `${mutation.input.tag}/${mutation.input.id}`
+  mutation.kind === "cancelAlarm" ? `${mutation.ref.tag}/${mutation.ref.id}` : `${mutation.input.tag}/${mutation.input.id}`

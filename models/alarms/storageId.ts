@@ -19,7 +19,3 @@ export const ALARM_STORAGE_ID_PREFIX = "effect-cf-alarm:"
  */
 export const storageIdOf = (ref: AlarmRef): string =>
   `${ALARM_STORAGE_ID_PREFIX}${encodeURIComponent(ref.tag)}:${encodeURIComponent(ref.id)}`
-
-/** A ref in words, `tag/id`; a JavaScript caller's ill-typed ref (`null`, a string) as its JSON text. */
-export const refWords = (ref: AlarmRef): string =>
-  typeof ref === "object" && ref !== null ? `${ref.tag}/${ref.id}` : JSON.stringify(ref)

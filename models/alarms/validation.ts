@@ -6,13 +6,11 @@ import { UNENCODABLE_PAYLOAD_KEY } from "./operations.ts"
 import type { AlarmRef } from "./storageId.ts"
 
 /**
- * Why a ref is invalid (an object with a non-empty string tag and id, R8), or null. A JavaScript
- * caller may pass anything: a `null` or non-object ref, a number tag or id, are invalid too.
+ * Why a ref is invalid (a non-empty string tag and id, R8), or null. A JavaScript caller may pass a
+ * number tag or id, which is invalid too.
  */
 export const refProblem = (ref: AlarmRef): string | null =>
-  typeof ref !== "object" || ref === null
-    ? "the alarm reference must be an object {tag, id}"
-    : typeof ref.tag !== "string" || ref.tag.length === 0
+  typeof ref.tag !== "string" || ref.tag.length === 0
     ? "tag must be a non-empty string"
     : typeof ref.id !== "string" || ref.id.length === 0
     ? "id must be a non-empty string"

@@ -11,6 +11,19 @@
  *   typed definitions: `InvalidAlarmRefError`, nothing written), an `onFailure` object with an unknown
  *   `mode` and no `retryFailedAfter` (R24: anything but `skip-and-advance-repeat` reschedules, with the
  *   base delay).
+ * - `retryCap`: an always-failing fresh alarm whose k-th failure (k = 1-3) backs off by a doubled base
+ *   delay at, just below or just above the parked retry delay (R2: `min(parkedRetryDelay, base *
+ *   2^(k-1))`, R25), the base from the dispatch's `retryFailedAfter` (R20), the action's own (R24) or
+ *   `minimumRetryDelay` itself (R2's default), fractions that round onto or past the cap (R1, R20), and
+ *   a fractional `parkedRetryDelay` (R1: rounded up, so no base meets it exactly from k = 2 on). An
+ *   action's own delay is whole ms: R24 floors it at the minimum but, unlike R20, says nothing of rounding.
+ * - `retryFailedAfter`: a failing dispatch whose `retryFailedAfter` option is at, just below or just
+ *   above the minimum retry delay (also fractional), or far below it (R20: `max(minimumRetryDelay,
+ *   ceil(retryFailedAfter))`), with no `onFailure`, one returning nothing or `retry` (the base delay),
+ *   or an action with its own delay (whole ms, see above), which wins (R24); one or two failures (R2,
+ *   R25: the base doubles).
+ *   Only positive values: R20's "finite and > 0" is read on the option by the seed, on the floored delay
+ *   by a literal reading of the page, so zero or a negative duration has no outcome both agree on.
  *
  * Left out because the reference leaves the outcome open: a `runAt` that is not a `DateTime` (R8 does
  * not validate it), an unknown `mode` carrying a `retryFailedAfter` (R24 does not say whether such an
@@ -19,7 +32,7 @@
  * `examples/third-party-alarms`, reads `ref.tag` and fails with a TypeError, which no rule forbids). `onFailure` returning `null` is drawn by `arbitraries.ts` already (`returnsNull`).
  */
 import * as fc from "fast-check"
-import type { Command, InputSpec, RefSpec } from "./scenario.ts"
+import type { Command, HandlerEntrySpec, HandlerScriptSpec, InputSpec, RefSpec } from "./scenario.ts"
 import { IDS, TAGS } from "./scenario.ts"
 
 const DAY_MS = 86_400_000
@@ -104,6 +117,151 @@ export const illTypedCommands = (draw: IllTypedDraw, tag: string): ReadonlyArray
         { op: "status", ref: { tag, id: draw.id } }
       ]
   }
+}
+
+/**
+ * The whole configuration a unit sets (R1): every field given, so neither the configuration the
+ * service captured nor an earlier `configure` of the scenario (maybe invalid) leaks into the unit.
+ */
+const unitConfiguration = (fields: { readonly minimumRetryDelayMs: number; readonly parkedRetryDelayMs: number }): Command => ({
+  op: "configure",
+  configuration: { ...fields, unchangedAttemptBudget: UNIT_BUDGET, minimumRepeatIntervalMs: 60_000 }
+})
+
+/** Budget of the retry units: above their failures, so no failure parks (a parked retry waits the parked delay whatever the base, R2). */
+const UNIT_BUDGET = 8
+
+/** Where a unit's failure base delay comes from. */
+export type RetryBaseSource = "option" | "action" | "minimum"
+
+/** The drawn part of a `retryCap` unit. */
+export interface RetryCapDraw {
+  readonly id: string
+  /** `parkedRetryDelay` as configured (R1 rounds it up). */
+  readonly parkedMs: number
+  /** The failure (1-3) whose delay meets the cap; `minimum` uses 2-3 (at 1, above the cap is R1's cross-field error). */
+  readonly failures: number
+  /** Added to the base that reaches the cap exactly: just below, onto (also by rounding up) or just above it. */
+  readonly offsetMs: number
+  readonly base: RetryBaseSource
+}
+
+/** Draws of the `retryCap` unit. */
+export const retryCapDraw: fc.Arbitrary<RetryCapDraw> = fc.record({
+  id: fc.constantFrom(...IDS),
+  parkedMs: fc.constantFrom(3_600_000, 3_600_000.5, 7_200_000),
+  failures: fc.integer({ min: 1, max: 3 }),
+  offsetMs: fc.constantFrom(-1, -0.5, 0, 0.5, 1),
+  base: fc.constantFrom<RetryBaseSource>("option", "action", "minimum")
+}, { noNullPrototype: true })
+
+/** The delay of failure `attempts` (unparked) from base `baseMs` and rounded parked delay `parkedMs` (R2). */
+const backoffMs = (attempts: number, baseMs: number, parkedMs: number): number => Math.min(parkedMs, baseMs * 2 ** (attempts - 1))
+
+/**
+ * `failures` failing dispatches of a fresh alarm due now, the clock advanced by each backoff but the
+ * last (R2, R25: so the alarm is due again and nothing else decides when), then its status (R28).
+ */
+const failingRounds = (
+  own: RefSpec,
+  failures: number,
+  baseMs: number,
+  parkedMs: number,
+  dispatchCommand: Extract<Command, { op: "dispatch" }>
+): ReadonlyArray<Command> => {
+  const commands: Array<Command> = [{ op: "schedule", input: { ...own, payload: null, runInMs: 0 } }]
+  for (let attempts = 1; attempts <= failures; attempts++) {
+    if (attempts > 1) commands.push({ op: "advanceBy", ms: backoffMs(attempts - 1, baseMs, parkedMs) })
+    commands.push(dispatchCommand)
+  }
+  commands.push({ op: "status", ref: own })
+  return commands
+}
+
+/**
+ * The `retryCap` commands for tag `tag`: budget 8, minimum retry delay 1 s unless it is the base, a
+ * fresh alarm failing `failures` times with the base `ceil(parked) / 2^(failures - 1) + offset`.
+ */
+export const retryCapCommands = (draw: RetryCapDraw, tag: string): ReadonlyArray<Command> => {
+  const own: RefSpec = { tag, id: draw.id }
+  const failures = draw.base === "minimum" ? Math.max(2, draw.failures) : draw.failures
+  const parkedMs = Math.ceil(draw.parkedMs)
+  const delayMs = parkedMs / 2 ** (failures - 1) + draw.offsetMs
+  // Every delay drawn is far above the minimum retry delay of 1 s, so it is the base (R20, R24).
+  const baseMs = Math.ceil(delayMs)
+  const failing: HandlerEntrySpec = {
+    ...own,
+    script: draw.base === "action" ? { outcome: "fail", onFailure: { kind: "retryAfter", retryFailedAfterMs: baseMs } } : { outcome: "fail" }
+  }
+  const dispatchCommand: Extract<Command, { op: "dispatch" }> = draw.base === "option"
+    ? { op: "dispatch", options: { retryFailedAfterMs: delayMs }, handlers: [failing] }
+    : { op: "dispatch", handlers: [failing] }
+  return [
+    unitConfiguration({ minimumRetryDelayMs: draw.base === "minimum" ? delayMs : 1_000, parkedRetryDelayMs: draw.parkedMs }),
+    ...failingRounds(own, failures, baseMs, parkedMs, dispatchCommand)
+  ]
+}
+
+/** What `onFailure` answers in a `retryFailedAfter` unit (`noCallback`: the call passes none, R24's default). */
+export type RetryFailedAfterAction = "noCallback" | "none" | "retry" | "ownDelay"
+
+/** The drawn part of a `retryFailedAfter` unit. */
+export interface RetryFailedAfterDraw {
+  readonly id: string
+  /** `minimumRetryDelay` as configured (R1 rounds it up). */
+  readonly minimumMs: number
+  /** The option: `far` below the rounded minimum (0.5 ms or 1 ms), or the rounded minimum plus an offset. */
+  readonly option: { readonly far: number } | { readonly offsetMs: number }
+  readonly action: RetryFailedAfterAction
+  /** The action's own delay (`ownDelay`), drawn like the option and rounded up to whole ms. */
+  readonly own: { readonly far: number } | { readonly offsetMs: number }
+  readonly failures: number
+}
+
+const aroundMinimum: fc.Arbitrary<{ readonly far: number } | { readonly offsetMs: number }> = fc.oneof(
+  { weight: 1, arbitrary: fc.constantFrom(0.5, 1).map((far) => ({ far })) },
+  { weight: 4, arbitrary: fc.constantFrom(-1, -0.5, 0, 0.5, 1).map((offsetMs) => ({ offsetMs })) }
+)
+
+/** Draws of the `retryFailedAfter` unit. */
+export const retryFailedAfterDraw: fc.Arbitrary<RetryFailedAfterDraw> = fc.record({
+  id: fc.constantFrom(...IDS),
+  minimumMs: fc.constantFrom(1_000, 1_000.5, 4_000),
+  option: aroundMinimum,
+  action: fc.constantFrom<RetryFailedAfterAction>("noCallback", "none", "retry", "ownDelay"),
+  own: aroundMinimum,
+  failures: fc.integer({ min: 1, max: 2 })
+}, { noNullPrototype: true })
+
+/** A delay drawn relative to the rounded minimum retry delay `minimumMs`. */
+const delayNear = (drawn: { readonly far: number } | { readonly offsetMs: number }, minimumMs: number): number =>
+  "far" in drawn ? drawn.far : minimumMs + drawn.offsetMs
+
+/**
+ * The `retryFailedAfter` commands for tag `tag`: budget 8, the drawn minimum retry delay, a fresh
+ * alarm failing once or twice under a dispatch with the drawn `retryFailedAfter`.
+ */
+export const retryFailedAfterCommands = (draw: RetryFailedAfterDraw, tag: string): ReadonlyArray<Command> => {
+  const own: RefSpec = { tag, id: draw.id }
+  const minimumMs = Math.ceil(draw.minimumMs)
+  const optionMs = delayNear(draw.option, minimumMs)
+  const ownMs = Math.ceil(delayNear(draw.own, minimumMs))
+  // R20 (the option) and R24 (an action's own delay, which wins): rounded up, floored at the minimum.
+  const baseMs = Math.max(minimumMs, Math.ceil(draw.action === "ownDelay" ? ownMs : optionMs))
+  const script: HandlerScriptSpec = draw.action === "ownDelay"
+    ? { outcome: "fail", onFailure: { kind: "retryAfter", retryFailedAfterMs: ownMs } }
+    : draw.action === "retry"
+    ? { outcome: "fail", onFailure: { kind: "retry" } }
+    : { outcome: "fail" }
+  const dispatchCommand: Extract<Command, { op: "dispatch" }> = {
+    op: "dispatch",
+    options: draw.action === "noCallback" ? { retryFailedAfterMs: optionMs, withoutOnFailure: true } : { retryFailedAfterMs: optionMs },
+    handlers: [{ ...own, script }]
+  }
+  return [
+    unitConfiguration({ minimumRetryDelayMs: draw.minimumMs, parkedRetryDelayMs: 3_600_000 }),
+    ...failingRounds(own, draw.failures, baseMs, 3_600_000, dispatchCommand)
+  ]
 }
 
 /** The tags declared at the end of `commands` (null: untyped), starting from the scenario's `knownTags`. */

@@ -25,7 +25,18 @@ import {
   TAGS,
   type TransactionMutationSpec
 } from "./scenario.ts"
-import { declaredTag, finalKnownTags, illTypedCommands, illTypedDraw, parkLostCommands, parkLostDraw } from "./appended.ts"
+import {
+  declaredTag,
+  finalKnownTags,
+  illTypedCommands,
+  illTypedDraw,
+  parkLostCommands,
+  parkLostDraw,
+  retryCapCommands,
+  retryCapDraw,
+  retryFailedAfterCommands,
+  retryFailedAfterDraw
+} from "./appended.ts"
 import { ALARM_MAX_STATEMENT, statementFaultTimeline } from "./statementFaultTimeline.ts"
 import { type AnyChunkKind, type ChunkKind, fullProfile, type SwarmProfile, swarmProfile } from "./swarm.ts"
 import { boundaryConfiguration, boundaryTimeline, cursorPassesTimeline, handleMisuseTimeline, parkedCrossRowTimeline, twoInvalidInputs, writeOrderTimeline } from "./targeted.ts"
@@ -712,6 +723,10 @@ const legacyStart: fc.Arbitrary<{ readonly layout: LegacyLayoutKind; readonly ro
 const PARK_LOST_PERCENT = 20
 /** Share (%) of scenarios ending with an `illTyped` unit (appended.ts). */
 const ILL_TYPED_PERCENT = 15
+/** Share (%) of scenarios ending with a `retryCap` unit (appended.ts): `retryDelayCapped` was reached 3-12 times per adapter without it. */
+const RETRY_CAP_PERCENT = 16
+/** Share (%) of scenarios ending with a `retryFailedAfter` unit (appended.ts): `retryFailedAfterUsed` was reached 4-13 times per adapter without it. */
+const RETRY_FAILED_AFTER_PERCENT = 8
 
 /**
  * Scenarios of the given shape.
@@ -727,8 +742,10 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
     sometimes(knownTagSets, 20),
     // Appended units (appended.ts), drawn after everything above so every earlier draw keeps its bytes.
     shape.faults ? sometimes(parkLostDraw, PARK_LOST_PERCENT) : fc.constant(undefined),
-    sometimes(illTypedDraw, ILL_TYPED_PERCENT)
-  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped]) => {
+    sometimes(illTypedDraw, ILL_TYPED_PERCENT),
+    sometimes(retryCapDraw, RETRY_CAP_PERCENT),
+    sometimes(retryFailedAfterDraw, RETRY_FAILED_AFTER_PERCENT)
+  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter]) => {
     const commands = chunks.flat()
     const known = finalKnownTags(knownTags, commands)
     return {
@@ -738,7 +755,9 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
       commands: [
         ...commands,
         ...(parkLost === undefined ? [] : parkLostCommands(parkLost, declaredTag(known, parkLost.id))),
-        ...(illTyped === undefined ? [] : illTypedCommands(illTyped, declaredTag(known, illTyped.id)))
+        ...(illTyped === undefined ? [] : illTypedCommands(illTyped, declaredTag(known, illTyped.id))),
+        ...(retryCap === undefined ? [] : retryCapCommands(retryCap, declaredTag(known, retryCap.id))),
+        ...(retryFailedAfter === undefined ? [] : retryFailedAfterCommands(retryFailedAfter, declaredTag(known, retryFailedAfter.id)))
       ]
     }
   })

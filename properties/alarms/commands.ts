@@ -13,7 +13,7 @@ import {
   storageIdOf,
   type TransactionFault
 } from "../../models/alarms/index.ts"
-import type { Command, HandlerEntrySpec, HandlerWriteSpec, InputSpec, MutationSpec, RefSpec } from "./scenario.ts"
+import type { Command, HandlerEntrySpec, HandlerWriteSpec, InputSpec, MutationSpec } from "./scenario.ts"
 import { plainRef, toModelInput, toModelScript, toModelTransactionMutation } from "./scenario.ts"
 
 /** Key of a ref in state JSON. */
@@ -118,21 +118,18 @@ export const resolveCommand = (command: Command, model: ModelState, atMs: number
   }
 }
 
-/** Alarms an external command writes (schedule, cancel, transaction mutations); an ill-typed ref (`null`, a string) names none. */
+/** Alarms an external command writes (schedule, cancel, transaction mutations). */
 export const touchedRefs = (command: Command): ReadonlyArray<{ readonly tag: string; readonly id: string }> => {
-  const refs = ((): ReadonlyArray<RefSpec> => {
-    switch (command.op) {
-      case "schedule":
-        return [command.input]
-      case "cancel":
-        return [command.ref]
-      case "transaction":
-        return command.mutations.map((mutation) => (mutation.kind === "cancelAlarm" ? mutation.ref : mutation.input))
-      default:
-        return []
-    }
-  })()
-  return refs.filter((ref) => typeof ref === "object" && ref !== null)
+  switch (command.op) {
+    case "schedule":
+      return [command.input]
+    case "cancel":
+      return [command.ref]
+    case "transaction":
+      return command.mutations.map((mutation) => (mutation.kind === "cancelAlarm" ? mutation.ref : mutation.input))
+    default:
+      return []
+  }
 }
 
 /** The next wake strictly after `atMs` the model knows (platform alarm or any row's wake), or null. */

@@ -27,7 +27,7 @@ export const IDS = ["1", "2", "3"] as const
 /**
  * A reference; usually inside the id space, sometimes invalid (empty tag or id), and in an appended
  * ill-typed unit (`appended.ts`) a JavaScript caller's value outside this type (a number tag or id,
- * `null`, a string).
+ * given to scheduling only).
  */
 export interface RefSpec {
   readonly tag: string
@@ -157,12 +157,8 @@ export interface AlarmsScenario {
   readonly commands: ReadonlyArray<Command>
 }
 
-/**
- * A ref's own `tag` and `id` (no other field reaches the implementation or the model), or, for a
- * JavaScript caller's ill-typed ref (`null`, a string: `appended.ts`), the value itself.
- */
-export const plainRef = (ref: RefSpec): RefSpec =>
-  typeof ref === "object" && ref !== null ? { tag: ref.tag, id: ref.id } : ref
+/** A ref's own `tag` and `id` (no other field reaches the implementation or the model). */
+export const plainRef = (ref: RefSpec): RefSpec => ({ tag: ref.tag, id: ref.id })
 
 /** The model's schedule input at virtual time `nowMs`. */
 export const toModelInput = (input: InputSpec, nowMs: number): ScheduleInput => {
