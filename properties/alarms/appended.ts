@@ -29,9 +29,11 @@
  * not validate it), an unknown `mode` carrying a `retryFailedAfter` (R24 does not say whether such an
  * object has an "own" delay), and a `null` or non-object ref given to `cancelAlarm` or
  * `getAlarmStatus` (R8 decides refs for scheduling only; an upstream-shaped implementation,
- * `examples/third-party-alarms`, reads `ref.tag` and fails with a TypeError, which no rule forbids). `onFailure` returning `null` is drawn by `arbitraries.ts` already (`returnsNull`).
+ * `examples/third-party-alarms`, reads `ref.tag` and fails with a TypeError, which no rule forbids).
+ * `onFailure` returning `null` is drawn by `arbitraries.ts` already (`returnsNull`).
  */
 import * as fc from "fast-check"
+import { MIN_RETRY_DELAY_MS, PARKED_RETRY_DELAY_MS, type ResolvedScheduleConfiguration, retryDelayMs } from "../../models/alarms/index.ts"
 import type { Command, HandlerEntrySpec, HandlerScriptSpec, InputSpec, RefSpec } from "./scenario.ts"
 import { IDS, TAGS } from "./scenario.ts"
 
@@ -125,11 +127,20 @@ export const illTypedCommands = (draw: IllTypedDraw, tag: string): ReadonlyArray
  */
 const unitConfiguration = (fields: { readonly minimumRetryDelayMs: number; readonly parkedRetryDelayMs: number }): Command => ({
   op: "configure",
-  configuration: { ...fields, unchangedAttemptBudget: UNIT_BUDGET, minimumRepeatIntervalMs: 60_000 }
+  configuration: { ...fields, unchangedAttemptBudget: UNIT_CONFIGURATION.unchangedAttemptBudget, minimumRepeatIntervalMs: UNIT_CONFIGURATION.minimumRepeatIntervalMs }
 })
 
-/** Budget of the retry units: above their failures, so no failure parks (a parked retry waits the parked delay whatever the base, R2). */
-const UNIT_BUDGET = 8
+/**
+ * The fields every retry unit sets alike. The budget is above the units' failures, so no failure parks
+ * (a parked retry waits the parked delay whatever the base, R2); the two retry delays are R1's
+ * defaults, kept where a unit does not draw its own.
+ */
+const UNIT_CONFIGURATION: ResolvedScheduleConfiguration = {
+  unchangedAttemptBudget: 8,
+  minimumRepeatIntervalMs: 60_000,
+  minimumRetryDelayMs: MIN_RETRY_DELAY_MS,
+  parkedRetryDelayMs: PARKED_RETRY_DELAY_MS
+}
 
 /** Where a unit's failure base delay comes from. */
 export type RetryBaseSource = "option" | "action" | "minimum"
@@ -155,9 +166,6 @@ export const retryCapDraw: fc.Arbitrary<RetryCapDraw> = fc.record({
   base: fc.constantFrom<RetryBaseSource>("option", "action", "minimum")
 }, { noNullPrototype: true })
 
-/** The delay of failure `attempts` (unparked) from base `baseMs` and rounded parked delay `parkedMs` (R2). */
-const backoffMs = (attempts: number, baseMs: number, parkedMs: number): number => Math.min(parkedMs, baseMs * 2 ** (attempts - 1))
-
 /**
  * `failures` failing dispatches of a fresh alarm due now, the clock advanced by each backoff but the
  * last (R2, R25: so the alarm is due again and nothing else decides when), then its status (R28).
@@ -171,7 +179,7 @@ const failingRounds = (
 ): ReadonlyArray<Command> => {
   const commands: Array<Command> = [{ op: "schedule", input: { ...own, payload: null, runInMs: 0 } }]
   for (let attempts = 1; attempts <= failures; attempts++) {
-    if (attempts > 1) commands.push({ op: "advanceBy", ms: backoffMs(attempts - 1, baseMs, parkedMs) })
+    if (attempts > 1) commands.push({ op: "advanceBy", ms: retryDelayMs(attempts - 1, false, { ...UNIT_CONFIGURATION, parkedRetryDelayMs: parkedMs }, baseMs) })
     commands.push(dispatchCommand)
   }
   commands.push({ op: "status", ref: own })
@@ -197,7 +205,7 @@ export const retryCapCommands = (draw: RetryCapDraw, tag: string): ReadonlyArray
     ? { op: "dispatch", options: { retryFailedAfterMs: delayMs }, handlers: [failing] }
     : { op: "dispatch", handlers: [failing] }
   return [
-    unitConfiguration({ minimumRetryDelayMs: draw.base === "minimum" ? delayMs : 1_000, parkedRetryDelayMs: draw.parkedMs }),
+    unitConfiguration({ minimumRetryDelayMs: draw.base === "minimum" ? delayMs : UNIT_CONFIGURATION.minimumRetryDelayMs, parkedRetryDelayMs: draw.parkedMs }),
     ...failingRounds(own, failures, baseMs, parkedMs, dispatchCommand)
   ]
 }
@@ -259,8 +267,8 @@ export const retryFailedAfterCommands = (draw: RetryFailedAfterDraw, tag: string
     handlers: [{ ...own, script }]
   }
   return [
-    unitConfiguration({ minimumRetryDelayMs: draw.minimumMs, parkedRetryDelayMs: 3_600_000 }),
-    ...failingRounds(own, draw.failures, baseMs, 3_600_000, dispatchCommand)
+    unitConfiguration({ minimumRetryDelayMs: draw.minimumMs, parkedRetryDelayMs: UNIT_CONFIGURATION.parkedRetryDelayMs }),
+    ...failingRounds(own, draw.failures, baseMs, UNIT_CONFIGURATION.parkedRetryDelayMs, dispatchCommand)
   ]
 }
 
