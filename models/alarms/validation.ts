@@ -58,7 +58,9 @@ export const resolveLimit = (
 
 /**
  * A failure delay: finite and > 0, rounded up and floored at the minimum retry delay (R20, R24),
- * or why it is invalid.
+ * or why it is invalid. R20's prose could put "> 0" on the floored delay; seed 000's
+ * `toFailureRescheduleMillis` decides it: the given duration is checked before it is rounded up and
+ * floored, and an action's own delay goes through the same function (so a fraction rounds up too).
  */
 export const resolveFailureDelay = (
   delayMs: number,
