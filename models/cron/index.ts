@@ -1,6 +1,7 @@
 /** The cron reference model: schedules parsed and keyed independently, `next` by brute force, ticks and settling. */
 export * from "./fields.ts"
 export * from "./next.ts"
+export * from "./receiptReadings.ts"
 export * from "./referenceModel.ts"
 export * from "./schedule.ts"
 export * from "./situations.ts"

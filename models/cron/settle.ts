@@ -81,9 +81,15 @@ const settleUnfired = (state: CronModelState, runner: ModelRunner, tick: InFligh
   return deliver("deliverRetargeted", entry.command, entry.payload, ["I4", "N7"], "a retargeted tick without a receipt delivers the entry's current command under the same id", ["CRN-007", "CRN-012"])
 }
 
-const deliver = (state: CronModelState, tick: InFlightTick, nowMs: number): PhaseBody => {
+/**
+ * The delivery: a receipt of the tick's id replays instead of running again (I2). Canonically the
+ * receipt must also be of the same command (B1's premise: a changed command under an old id runs);
+ * with `keyedById` any receipt of the id replays (the Rows sentence read literally).
+ */
+const deliver = (state: CronModelState, tick: InFlightTick, nowMs: number, keyedById: boolean): PhaseBody => {
   const delivery = tick.delivery!
-  const replayed = state.receipts.some((receipt) => receipt.actorId === tick.actorId && receipt.commandId === tick.intentId && receipt.command === delivery.command)
+  const replayed = state.receipts.some((receipt) =>
+    receipt.actorId === tick.actorId && receipt.commandId === tick.intentId && (keyedById || receipt.command === delivery.command))
   if (replayed) {
     return { decision: "replayed", state, value: { phase: "deliver", outcome: "replayed" }, rules: ["I2", "N8"], why: "a redelivered command id replays its receipt instead of running again", covered: ["CRN-010"], nextTick: { ...tick, phase: "fired" } }
   }
@@ -128,7 +134,7 @@ export const settle = (state: CronModelState, operation: Extract<CronOperation, 
   const body = tick.phase === "claimed"
     ? settleUnfired(state, runner, tick, operation.atMs)
     : tick.phase === "deliver"
-    ? deliver(state, tick, operation.atMs)
+    ? deliver(state, tick, operation.atMs, operation.receiptsKeyedById === true)
     : settleFired(state, runner, tick, operation.atMs)
   // A settling write of a runner whose lease has passed changes nothing: the rows are decided by the fence (B5, N8).
   const fenced = body.nextTick === null && fencedRowIndex(state, tick) < 0

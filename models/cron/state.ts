@@ -146,14 +146,15 @@ export type CronOperation =
   /** Every runner bootstraps at once; `winners` names, per timer key, the runner whose insert landed. */
   | { readonly kind: "bootstrapAll"; readonly atMs: number; readonly winners: Readonly<Record<string, number>> }
   | { readonly kind: "claim"; readonly atMs: number; readonly runner: number; readonly fault?: CronFault }
-  | { readonly kind: "settle"; readonly atMs: number; readonly runner: number; readonly fault?: CronFault }
+  /** `receiptsKeyedById`: the other reading of receipts the rules allow (`receiptReadings.ts`). */
+  | { readonly kind: "settle"; readonly atMs: number; readonly runner: number; readonly fault?: CronFault; readonly receiptsKeyedById?: boolean }
   | { readonly kind: "restart"; readonly atMs: number; readonly runner: number }
   /**
    * Claims or settling phases of different runners whose transactions overlap; `order` says which commits
    * first (the one released first holds its writes while the others run into them). The outcome is
    * theirs one after the other in `order`; the result lists each operation's, in `ops` order.
    */
-  | { readonly kind: "race"; readonly atMs: number; readonly ops: ReadonlyArray<RaceOperation>; readonly order: ReadonlyArray<number> }
+  | { readonly kind: "race"; readonly atMs: number; readonly ops: ReadonlyArray<RaceOperation>; readonly order: ReadonlyArray<number>; readonly receiptsKeyedById?: boolean }
 
 /** One operation of a race: a claim or a settling phase of one runner, without faults. */
 export interface RaceOperation {

@@ -208,7 +208,7 @@ const race = (start: CronModelState, operation: Extract<CronOperation, { kind: "
     const op = operation.ops[index]!
     const outcome = op.kind === "claim"
       ? claim(state, { kind: "claim", atMs: operation.atMs, runner: op.runner })
-      : settle(state, { kind: "settle", atMs: operation.atMs, runner: op.runner }, transaction)
+      : settle(state, { kind: "settle", atMs: operation.atMs, runner: op.runner, ...(operation.receiptsKeyedById === true ? { receiptsKeyedById: true } : {}) }, transaction)
     parts[index] = outcome
     state = outcome.state
   }

@@ -6,13 +6,14 @@
  * for `bootstrapAll`), compared with the model on its result and on everything observed after it.
  */
 import { Effect, type Scope } from "effect"
+import { firstConsistent } from "../../harness/Alternatives.ts"
 import { withStorageFault } from "../../harness/Faults.ts"
 import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import { makeOpaqueIdNamer, type OpaqueIdNamer } from "../../harness/OpaqueIds.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceByMs, advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { CRON_PREFIX, type CronModelState, type CronOperation, type CronOutcome, cronModel, cronSituations, declareSchedule, nextInstant, parseSchedule } from "../../models/cron/index.ts"
+import { CRON_PREFIX, type CronModelState, type CronOperation, type CronOutcome, cronModel, cronSituations, declareSchedule, nextInstant, parseSchedule, receiptReadings } from "../../models/cron/index.ts"
 import { cronAttributor } from "../../spec/cron.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { cronChecks } from "./checks.ts"
@@ -227,21 +228,29 @@ export const executeCron = (implementation: CronImplementation) =>
         const faulted = "fault" in command && command.fault?.phase === "statementFails" ? withStorageFault(command, session.lastFault()?.struck) : command
         const operation = operationOf(scenario, faulted, atMs, winners)!
         const before = model
-        const outcome = cronModel.step(model, operation)
-        model = outcome.state
         const nextChecks = writtenNextChecks(raw, implementationNames, session.nextOf)
         const actual = nameObservation(raw, implementationNames)
-        const modelRaw = modelObservation(model)
-        const expectedRaw = { ...modelRaw, rows: [...modelRaw.rows, ...foreign] }
-        const expected = nameObservation(expectedRaw, modelNames)
+        const nameOf = command.op === "race" ? nameRaceResult : nameResult
+        const namedActual = nameOf(actualResult, implementationNames.name)
+        // Where the rules allow two readings of a receipt, the step is judged by the one the observation agrees with.
+        const judge = (alternative: CronOperation) => {
+          const outcome = cronModel.step(before, alternative)
+          const modelRaw = modelObservation(outcome.state)
+          const expected = nameObservation({ ...modelRaw, rows: [...modelRaw.rows, ...foreign] }, modelNames)
+          const expectedResult = nameOf(toJson(outcome.result), modelNames.name)
+          const [resultCheck, ...stateChecks] = cronChecks({ outcome, expectedResult, actualResult: namedActual, expected, actual, actualRaw: raw })
+          const resultChecks = command.op === "race" && outcome.parts !== undefined ? raceResultChecks(command, outcome.parts, expectedResult, namedActual) : [resultCheck!]
+          return { outcome, expected, expectedResult, resultChecks, checks: [...resultChecks, ...stateChecks] }
+        }
+        const judged = firstConsistent(receiptReadings(before, operation), judge)
+        const { outcome, expected, expectedResult } = judged
+        // `judged.checks` carries what the other reading expected where none agrees (`alsoExpected`).
+        const resultChecks = judged.checks.slice(0, judged.resultChecks.length)
+        const stateChecks = judged.checks.slice(judged.resultChecks.length)
+        model = outcome.state
         const probes = command.op === "declare" && outcome.result._tag === "Success" ? probeChecks(scenario, command, session.nextOf) : { checks: [], covered: [] }
         const specChecks = command.op === "declare" && !specsProbed ? yield* specProbeChecks(scenario, session) : []
         if (command.op === "declare") specsProbed = true
-        const nameOf = command.op === "race" ? nameRaceResult : nameResult
-        const expectedResult = nameOf(toJson(outcome.result), modelNames.name)
-        const namedActual = nameOf(actualResult, implementationNames.name)
-        const [resultCheck, ...stateChecks] = cronChecks({ outcome, expectedResult, actualResult: namedActual, expected, actual, actualRaw: raw })
-        const resultChecks = command.op === "race" && outcome.parts !== undefined ? raceResultChecks(command, outcome.parts, expectedResult, namedActual) : [resultCheck!]
         const checks = [...resultChecks, ...nextChecks, ...stateChecks, ...probes.checks, ...specChecks]
         // What the harness realised for this command, read once for the record and the situations.
         const realised = {

@@ -114,7 +114,10 @@ export interface CronRelay {
   readonly claim: (limit: number) => Effect.Effect<ReadonlyArray<ClaimedTick>, SqlError>
   /** Settles a tick that must not fire and returns undefined, or returns what to deliver on this claim (N7). */
   readonly settleUnfired: (tick: ClaimedTick, backoffMs: number) => Effect.Effect<TickDelivery | undefined, SqlError>
-  /** Delivers under the tick's id: replays the receipt of this id and command, else runs the handler and commits a receipt. */
+  /**
+   * Delivers under the tick's id: replays a receipt of this id (of this command, or of any command: the
+   * rules allow either keying), else runs the handler and commits a receipt.
+   */
   readonly deliver: (tick: ClaimedTick, delivery: TickDelivery, handler: CommandHandler) => Effect.Effect<DeliveryOutcome, SqlError>
   /** Replaces a delivered tick's row with the entry's next tick, or deletes it when the entry is gone (N8). */
   readonly settleFired: (tick: ClaimedTick) => Effect.Effect<void, SqlError>

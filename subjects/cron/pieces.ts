@@ -49,6 +49,12 @@ export interface CronPieces {
   readonly rewriteBaseMs: (nowMs: number, tick: ClaimedTick) => number
   /** N7: whether a retargeted tick already fired under its id (a receipt exists). */
   readonly firedBefore: (sql: SqlClient.SqlClient, tick: ClaimedTick) => Effect.Effect<boolean, SqlError>
+  /**
+   * I2: whether delivering `command` under the tick's id replays a receipt instead of running. Keyed by
+   * id and command here (a changed command under an old id is another command to the actor, B1's
+   * premise); `models/cron/receiptReadings.ts` says why keying by the id alone is allowed too.
+   */
+  readonly receiptReplays: (sql: SqlClient.SqlClient, tick: ClaimedTick, command: string) => Effect.Effect<boolean, SqlError>
 }
 
 /** The correct pieces. */
@@ -74,6 +80,13 @@ export const defaultCronPieces: CronPieces = {
       sql`SELECT 1 AS fired FROM ${sql.literal(RECEIPTS_TABLE)}
         WHERE routing_key = ${readInteger(tick.routing_key)} AND tenant_id = ${tick.tenant_id}
           AND actor_type = ${tick.actor_type} AND actor_id = ${tick.actor_id} AND command_id = ${tick.intent_id}`,
+      (rows) => rows.length > 0
+    ),
+  receiptReplays: (sql, tick, command) =>
+    Effect.map(
+      sql`SELECT 1 AS replayed FROM ${sql.literal(RECEIPTS_TABLE)}
+        WHERE routing_key = ${readInteger(tick.routing_key)} AND tenant_id = ${tick.tenant_id} AND actor_type = ${tick.actor_type}
+          AND actor_id = ${tick.actor_id} AND command_id = ${tick.intent_id} AND command = ${command}`,
       (rows) => rows.length > 0
     )
 }

@@ -100,10 +100,7 @@ export const makeRelay = (context: RelayContext, options: CronRelayOptions): Cro
   const deliver = (tick: ClaimedTick, delivery: TickDelivery, handler: CommandHandler) =>
     phaseTransaction(sql, Effect.gen(function*() {
       const routingKey = readInteger(tick.routing_key)
-      const receipt = yield* sql`SELECT 1 AS replayed FROM ${sql.literal(RECEIPTS_TABLE)}
-        WHERE routing_key = ${routingKey} AND tenant_id = ${tick.tenant_id} AND actor_type = ${tick.actor_type}
-          AND actor_id = ${tick.actor_id} AND command_id = ${tick.intent_id} AND command = ${delivery.command}`
-      if (receipt.length > 0) return "replayed" as const
+      if (yield* pieces.receiptReplays(sql, tick, delivery.command)) return "replayed" as const
       yield* handler({
         ref: { tenant: tick.tenant_id, actor: tick.actor_type, id: tick.actor_id },
         commandId: tick.intent_id,

@@ -6,7 +6,8 @@
  *
  * A receipt is keyed by (tenant, actor, command id, command): a redelivery of the same command id
  * replays the receipt, while a changed command under the same id is a different command to the actor,
- * which is why N7 checks for a receipt before delivering a retargeted tick.
+ * which is why N7 checks for a receipt before delivering a retargeted tick. Keying by the id alone is
+ * allowed too (`models/cron/receiptReadings.ts`).
  */
 
 /** The outbox table. */

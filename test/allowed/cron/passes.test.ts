@@ -11,6 +11,8 @@ import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import { makeSqliteAdapter } from "../../../adapters/sqlite/index.ts"
 import type { AllowedVariant } from "../../../harness/allowedVariant.ts"
+import type { Json } from "../../../harness/Property.ts"
+import { executeScenario } from "../../../harness/Runner.ts"
 import { virtualClockLayer } from "../../../harness/VirtualClock.ts"
 import { cronSuite } from "../../../properties/cron/index.ts"
 import { type CronImplementation, type CronRuntime, shippedCron } from "../../../subjects/cron/index.ts"
@@ -25,7 +27,34 @@ const MEASURED_S: Readonly<Record<string, MeasuredSeconds>> = {
   "turn-skips-no-op-insert": { sqlite: 10 },
   "invalid-before-duplicate": { sqlite: 4 },
   "bootstrap-generation-row-last": { sqlite: 12 },
+  "receipts-keyed-by-id": { sqlite: 10 },
   "without-hook-points": { sqlite: 12 }
+}
+
+/** A scenario in which a delivery finds a receipt of its id for another command (found by an independent implementation). */
+const RECEIPT_DISAGREEMENT: Json = {
+  anchor: 4,
+  skipMs: 600_000,
+  pool: [{ command: "ping", payload: "{\"spec\":\"0,30 1 15,1 3-4,10-11 MON\"}", spec: "0,30 1 15,1 3-4,10-11 MON", zone: "Australia/Lord_Howe" }],
+  probesMs: [0],
+  commands: [
+    { op: "declare", runner: 0, entries: [{ command: "pong", index: 0 }] },
+    { op: "declare", runner: 1, entries: [{ command: "ping", index: 0 }] },
+    { op: "bootstrapAll", order: [1, 0] },
+    { op: "advanceToDue" },
+    { op: "race", ops: [{ op: "claim", runner: 0 }, { op: "claim", runner: 1 }], order: [0, 1] },
+    { op: "race", ops: [{ op: "settle", runner: 0 }, { op: "settle", runner: 1 }], order: [0, 1] },
+    { op: "race", ops: [{ op: "settle", runner: 0 }, { op: "settle", runner: 1 }], order: [0, 1] },
+    { op: "advanceToDue" },
+    { op: "claim", runner: 0 },
+    { op: "advance", ms: 31_000 },
+    { op: "race", ops: [{ op: "claim", runner: 1 }, { op: "settle", runner: 0 }], order: [0, 1] },
+    { op: "race", ops: [{ op: "settle", runner: 0 }, { op: "settle", runner: 1 }], order: [0, 1] },
+    { op: "race", ops: [{ op: "settle", runner: 0 }, { op: "settle", runner: 1 }], order: [0, 1] }
+  ],
+  crashes: [], datedProbes: [], deliveryCrashes: [], failedStatements: [], foreignRows: false, lateClaims: [], ownTurns: false,
+  redeploysBeforeRewrite: [], refusedCommits: [], respelledDeclarations: [], specProbes: [],
+  turnEpisodes: [{ actorId: "b", rejected: false, runner: 0, turnMs: 0 }]
 }
 
 const variant = (name: string): AllowedVariant<CronImplementation> => cronAllowedVariants.find((each) => each.name === name)!
@@ -72,6 +101,22 @@ describe("allowed cron variants differ from the shipped runtime", () => {
     expect(await insertOrder(shippedCron)).toEqual(["a", "b"])
     expect(await insertOrder(variant("ticks-written-in-reverse").implementation)).toEqual(["b", "a"])
   })
+
+  it("receipts-keyed-by-id replays where the shipped runtime runs the row's own command again, and both agree with the model", async () => {
+    // Two runners declare different commands for one entry (a deploy in progress). Runner 0 delivers
+    // its retargeted command under tick #1; its lease passes before its rewrite, runner 1 claims #1,
+    // whose row still holds runner 1's command, and delivers it under the same id.
+    const deliveries = async (implementation: CronImplementation) => {
+      const model = cronSuite(implementation).properties.find((candidate) => candidate.id === "cron/model")!
+      const trace = await Effect.runPromise(executeScenario(model, makeSqliteAdapter(), RECEIPT_DISAGREEMENT))
+      expect(trace.divergence).toBeNull()
+      const last = trace.steps.at(-1)!.implementationState as { readonly fired: ReadonlyArray<{ readonly commandId: string; readonly actorId: string; readonly command: string }> }
+      return last.fired.map((entry) => `${entry.actorId} ${entry.commandId} ${entry.command}`)
+    }
+    // Tick #1 of actor a: the shipped runtime runs runner 0's "pong", then runner 1's "ping" under the same id.
+    expect(await deliveries(shippedCron)).toEqual(["a #1 pong", "b #2 pong", "a #1 ping"])
+    expect(await deliveries(variant("receipts-keyed-by-id").implementation)).toEqual(["a #1 pong", "b #2 pong"])
+  }, 30_000)
 
   it("invalid-before-duplicate refuses a declaration with a repeated key and a later invalid entry as invalid", async () => {
     const refusal = (implementation: CronImplementation) =>

@@ -11,8 +11,9 @@ import { type AllowedVariant, buildAllowedVariant, wrappedAllowedVariant } from 
 import type { ActorRef, CronEntry, CronImplementation, CronRuntime } from "../../../subjects/cron/api.ts"
 import { CRON_PREFIX } from "../../../subjects/cron/api.ts"
 import { shippedCron } from "../../../subjects/cron/index.ts"
+import { readInteger } from "../../../subjects/cron/dialect.ts"
 import type { CronPieces } from "../../../subjects/cron/pieces.ts"
-import { GENERATIONS_TABLE, OUTBOX_TABLE, routingKeyOf } from "../../../subjects/cron/schema.ts"
+import { GENERATIONS_TABLE, OUTBOX_TABLE, RECEIPTS_TABLE, routingKeyOf } from "../../../subjects/cron/schema.ts"
 import { cronPieceKit } from "../../known-bad/cron/kit.ts"
 import { withoutHookPoints } from "../../support/withoutHookPoints.ts"
 
@@ -102,6 +103,15 @@ export const generationRowLastBootstrap = (runtime: CronRuntime, sql: SqlClient.
     }))
 })
 
+/** A delivery that replays any receipt of the tick's id, whatever command it was for (receipts keyed by id alone). */
+export const receiptReplaysById: CronPieces["receiptReplays"] = (sql, tick) =>
+  Effect.map(
+    sql`SELECT 1 AS replayed FROM ${sql.literal(RECEIPTS_TABLE)}
+      WHERE routing_key = ${readInteger(tick.routing_key)} AND tenant_id = ${tick.tenant_id} AND actor_type = ${tick.actor_type}
+        AND actor_id = ${tick.actor_id} AND command_id = ${tick.intent_id}`,
+    (rows) => rows.length > 0
+  )
+
 /** A runtime with no hook point reached by any operation (the production default). */
 export const hooklessRuntime = (runtime: CronRuntime): CronRuntime => ({
   ...runtime,
@@ -146,6 +156,11 @@ export const cronAllowedVariants: ReadonlyArray<AllowedVariant<CronImplementatio
     name: "bootstrap-generation-row-last",
     freedom: "N5 fixes one transaction for a singleton's bootstrap writes and one row per entry, not the order of its statements"
   }, (reportName) => wrapShipped(reportName, generationRowLastBootstrap)),
+  buildAllowedVariant(cronPieceKit, {
+    name: "receipts-keyed-by-id",
+    freedom: "the Rows section replays a receipt for a redelivery of the same command id and I2 delivers an instant at most once, while B1 presumes a changed command under an old id runs: which of the two keys a receipt is left open (models/cron/receiptReadings.ts)",
+    pieces: { receiptReplays: receiptReplaysById }
+  }),
   wrappedAllowedVariant({
     name: "without-hook-points",
     freedom: "hook points are optional refinements (DESIGN.md: an implementation faithful to upstream, without our hook points, must pass)"
