@@ -35,6 +35,13 @@ export const foreignRows = (dueAtMs: number): ReadonlyArray<RawRow> => {
   ]
 }
 
+/**
+ * `ambiguous` as an untyped SQL literal: Postgres reads `'0'`/`'1'` as whichever of BOOLEAN (upstream
+ * writes `ambiguous = false`) or INTEGER the implementation declared, and SQLite stores it as 0 or 1.
+ * A bound parameter is typed by the driver and would be refused by one of the two column types.
+ */
+const ambiguousLiteral = (ambiguous: boolean): string => (ambiguous ? "'1'" : "'0'")
+
 /** Writes `rows` into upstream's outbox table (after a runner's `make` created it). */
 export const seedForeignRows = (sql: SqlClient.SqlClient, rows: ReadonlyArray<RawRow>): Effect.Effect<void, SqlError> =>
   Effect.forEach(rows, (row) => {
@@ -44,5 +51,5 @@ export const seedForeignRows = (sql: SqlClient.SqlClient, rows: ReadonlyArray<Ra
       timer_key, target_type, target_id, command, payload, caller, attempts, last_error, ambiguous)
       VALUES (${routingKey}, ${row.intentId}, ${row.kind}, ${bucketOf(routingKey)}, ${row.dueAtMs}, ${row.scheduledAtMs}, ${row.tenant},
       ${row.actorType}, ${row.actorId}, ${row.timerKey}, ${row.targetType}, ${row.targetId}, ${row.command}, ${row.payload},
-      ${JSON.stringify(row.caller)}, ${row.attempts}, ${row.lastError}, ${row.ambiguous ? 1 : 0})`
+      ${JSON.stringify(row.caller)}, ${row.attempts}, ${row.lastError}, ${sql.literal(ambiguousLiteral(row.ambiguous))})`
   }, { discard: true })
