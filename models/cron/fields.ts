@@ -5,9 +5,11 @@
  * (N1). The timer key is `$cron:<zone> <canonical fields>` or `$cron:@every <ms>ms`.
  *
  * Canonical fields: minute, hour and month are `*` when they hold every value; day-of-month and
- * day-of-week are `*` only when written as a star, because a restricted day-of-month and day-of-week
- * combine with OR (Vixie cron), so `1-31` and `*` differ when day-of-week is restricted. Any other
- * field is its sorted values with runs of two or more written `a-b`, joined by commas.
+ * day-of-week are `*` when written as a star, and not otherwise, because a restricted day-of-month and
+ * day-of-week combine with OR (Vixie cron): `0 0 * * 1` is Mondays, `0 0 1-31 * 1` every day. So when
+ * either is restricted to every value every day matches, and both are `*` (`0 0 1-31 * 1`, `0 0 * * 0-6`
+ * and `0 0 * * *` are one schedule: one key, N1). Any other field is its sorted values with runs of two
+ * or more written `a-b`, joined by commas.
  */
 
 /** The prefix of every cron timer key (N1). */
@@ -176,12 +178,14 @@ const fullText = (values: ReadonlyArray<number>, size: number): string => (value
  */
 export const timerKeyOf = (schedule: ParsedSchedule): string => {
   if (schedule.kind === "every") return `${CRON_PREFIX}@every ${schedule.intervalMs}ms`
+  // A restricted day field of every value matches every day, alone or OR-ed with the other: two stars.
+  const everyDay = (!schedule.starDays && schedule.days.length === 31) || (!schedule.starWeekdays && schedule.weekdays.length === 7)
   const fields = [
     fullText(schedule.minutes, 60),
     fullText(schedule.hours, 24),
-    schedule.starDays ? "*" : listText(schedule.days),
+    everyDay || schedule.starDays ? "*" : listText(schedule.days),
     fullText(schedule.months, 12),
-    schedule.starWeekdays ? "*" : listText(schedule.weekdays)
+    everyDay || schedule.starWeekdays ? "*" : listText(schedule.weekdays)
   ]
   return `${CRON_PREFIX}${schedule.zone} ${fields.join(" ")}`
 }

@@ -2,8 +2,9 @@
  * Parsing an entry's spec with croner (N1): five fields through croner's `CronPattern` (5-part mode),
  * `@every <n>(ms|s|m|h)` of at least 1 s, the zone resolved to its IANA name through Intl. The parsed
  * values give the canonical fields: minute, hour and month are `*` when they hold every value;
- * day-of-month and day-of-week are `*` only when written as a star (restricted ones combine with OR, as
- * in Vixie cron and croner's default); any other field is its sorted values with runs written `a-b`.
+ * day-of-month and day-of-week are `*` when written as a star (restricted ones combine with OR, as
+ * in Vixie cron and croner's default), and both are `*` when either is restricted to every value (then
+ * every day matches); any other field is its sorted values with runs written `a-b`.
  */
 import { CronPattern } from "croner"
 
@@ -96,7 +97,12 @@ export const parseSpec = (spec: string, zone: string | null): ParsedSpec => {
   const days = setValues(pattern.day, 1)
   const months = setValues(pattern.month, 1)
   const weekdays = setValues(pattern.dayOfWeek, 0)
-  const dayFields = `${starDays ? "*" : runsText(days)} ${fieldText(months, 12)} ${starWeekdays ? "*" : runsText(weekdays)}`
+  // A restricted day field holding every value matches every day, alone or OR-ed with the other field,
+  // so it is spelled as two stars: one schedule, one key (N1).
+  const everyDay = (!starDays && days.length === 31) || (!starWeekdays && weekdays.length === 7)
+  const dayFields = everyDay
+    ? `* ${fieldText(months, 12)} *`
+    : `${starDays ? "*" : runsText(days)} ${fieldText(months, 12)} ${starWeekdays ? "*" : runsText(weekdays)}`
   return {
     kind: "cron", zone: resolved, minutes, hours, days, months, weekdays, starDays, starWeekdays, dayFields,
     canonical: `${fieldText(minutes, 60)} ${fieldText(hours, 24)} ${dayFields}`

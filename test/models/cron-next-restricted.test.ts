@@ -47,7 +47,13 @@ describe("cron next on restricted day and month fields", () => {
     const only15 = parseSchedule("0 12 15 * *", "UTC")!
     expect(new Date(nextInstant(only15, after)!).toISOString()).toBe("2026-03-15T12:00:00.000Z")
     const allDaysOrMonday = parseSchedule("0 12 1-31 * MON", "UTC")!
-    expect(timerKeyOf(allDaysOrMonday)).toBe("$cron:UTC 0 12 1-31 * 1")
+    // Every day matches, so it is the schedule `0 12 * * *` and has its key (N1); `0 12 * * MON` is another.
+    expect(timerKeyOf(allDaysOrMonday)).toBe("$cron:UTC 0 12 * * *")
+    expect(timerKeyOf(parseSchedule("0 12 * * *", "UTC")!)).toBe("$cron:UTC 0 12 * * *")
+    expect(timerKeyOf(parseSchedule("0 12 * * 0-6", "UTC")!)).toBe("$cron:UTC 0 12 * * *")
+    expect(timerKeyOf(parseSchedule("0 12 1-31 * *", "UTC")!)).toBe("$cron:UTC 0 12 * * *")
+    expect(timerKeyOf(parseSchedule("0 12 * * MON", "UTC")!)).toBe("$cron:UTC 0 12 * * 1")
+    expect(timerKeyOf(parseSchedule("0 12 1-30 * MON", "UTC")!)).toBe("$cron:UTC 0 12 1-30 * 1")
     expect(new Date(nextInstant(allDaysOrMonday, after)!).toISOString()).toBe("2026-03-08T12:00:00.000Z")
   })
 

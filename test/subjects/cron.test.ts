@@ -39,6 +39,14 @@ describe("cron runtime (sqlite)", () => {
         { spec: "0,30 * * * *", command: "b", payload: "{}" }
       ] }))
       expect(duplicate._tag).toBe("DuplicateCronKeyError")
+      // Every day matches when a day field is restricted to every value: one schedule, one key (N1).
+      for (const everyDay of ["0 * 1-31 * *", "0 * * * 0-6", "0 * 1-31 * MON"]) {
+        const twice = yield* Effect.flip(cron.defineSchedule({ skipMs: 60_000, entries: [
+          { spec: "0 * * * *", command: "a", payload: "{}" },
+          { spec: everyDay, command: "b", payload: "{}" }
+        ] }))
+        expect(twice._tag).toBe("DuplicateCronKeyError")
+      }
       const invalid = yield* Effect.flip(cron.defineSchedule({ skipMs: 60_000, entries: [{ spec: "@every 500ms", command: "a", payload: "{}" }] }))
       expect(invalid._tag).toBe("InvalidCronEntryError")
     }))
