@@ -1,0 +1,59 @@
+/**
+ * Verdicts on code the suite's authors did not write. `examples/third-party-pool` and
+ * `examples/third-party-cron` were written from the reference pages, the seeds and the subjects' `api.ts`
+ * only, by authors who had not read the shipped implementations, the models or the properties, then
+ * bound through `run --implementation` as any outside author would. Whatever they fail is either
+ * their bug or a requirement the rules do not make; this file keeps what they taught the suite.
+ * - The pool passes every pool requirement on postgres (its choices differ from the shipped pool's:
+ *   a driver name, the refusal's reason, a floored fractional bound, a retry without an attempt limit).
+ * - The cron runtime passes every cron requirement but CRN-001 (models/cron/receiptReadings.ts and
+ *   the untyped `ambiguous` literal of properties/cron/foreign.ts came from it). CRN-001 still asks
+ *   for the shipped runtime's canonical text (`1-2` where this runtime writes `1,2`), which N1 does
+ *   not define: an open over-specification, pinned here so that fixing it flips this test.
+ */
+import { readFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { describe, expect, it } from "vitest"
+import { readReport } from "../../reports/json.ts"
+import { runCli } from "../cli/support.ts"
+
+const root = resolve(import.meta.dirname, "../..")
+
+/** `run --implementation` of an example at the gate's budget; the report's failed requirement ids. */
+const gate = async (example: string, subject: string, adapter: string) => {
+  const result = await runCli(
+    ["run", "--implementation", join(root, "examples", example, "index.ts"), "--adapter", adapter, "--subject", subject, "--out", "out", "--quiet"],
+    { env: process.env }
+  )
+  expect(result.stderr).toBe("")
+  const report = readReport(readFileSync(join(result.cwd, "out", "report.json"), "utf8"))
+  const requirements = report.adapters.flatMap((each) => each.requirements)
+  return {
+    code: result.code,
+    failed: requirements.filter((requirement) => requirement.verdict === "fail"),
+    notPassed: requirements.filter((requirement) => requirement.verdict !== "pass" && requirement.verdict !== "fail"),
+    passed: requirements.filter((requirement) => requirement.verdict === "pass").length
+  }
+}
+
+describe("independently written implementations", () => {
+  // The vitest global setup provides DATABASE_URL (a server of its own when none is given).
+  it("the pool passes every pool requirement on postgres", async () => {
+    const run = await gate("third-party-pool", "pool", "postgres")
+    expect(run.failed.map((requirement) => requirement.requirementId)).toEqual([])
+    expect(run.notPassed).toEqual([])
+    expect(run.code).toBe(0)
+    expect(run.passed).toBeGreaterThanOrEqual(13)
+  }, 300_000)
+
+  it("the cron runtime passes every cron requirement on sqlite but CRN-001, which fails only on the canonical text", async () => {
+    const run = await gate("third-party-cron", "cron", "sqlite")
+    expect(run.code).toBe(1)
+    expect(run.notPassed).toEqual([])
+    expect(run.failed.map((requirement) => requirement.requirementId)).toEqual(["CRN-001"])
+    // The same fields, runs written another way: `1,2` for `1-2`, `3,4,10,11` for `3-4,10-11`.
+    const divergence = run.failed[0]!.counterexample!.divergence
+    expect(divergence.explanation).toContain("canonical fields")
+    expect(run.passed).toBe(15)
+  }, 300_000)
+})
