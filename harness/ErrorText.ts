@@ -35,3 +35,20 @@ export const says = (error: unknown, words: string): boolean => {
   }
   return false
 }
+
+/**
+ * Every distinct text along `error`'s cause chain, outermost first, joined by ": ", so a wrapper whose
+ * own message is generic (`PgConnection: Query failed`) still shows the database's words.
+ *
+ * @example causeChainText(new Error("Query failed", { cause: new Error("column is of type boolean") })) // "Query failed: column is of type boolean"
+ */
+export const causeChainText = (error: unknown): string => {
+  const texts: Array<string> = []
+  let current: unknown = error
+  for (let depth = 0; depth <= MAX_CAUSE_DEPTH && current !== undefined && current !== null; depth++) {
+    const text = ownText(current).trim()
+    if (text !== "" && !texts.some((earlier) => earlier.includes(text))) texts.push(text)
+    current = typeof current === "object" ? (current as { readonly cause?: unknown }).cause : undefined
+  }
+  return texts.length === 0 ? String(error) : texts.join(": ")
+}

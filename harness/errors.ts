@@ -4,6 +4,7 @@
  */
 import { Data } from "effect"
 import type { AdapterHang } from "./Deadline.ts"
+import { causeChainText } from "./ErrorText.ts"
 
 /** The engine itself could not run a scenario (the adapter threw, hung, or the scenario is invalid). */
 export class HarnessError extends Data.TaggedError("HarnessError")<{
@@ -26,3 +27,16 @@ export class ReplayTokenError extends Data.TaggedError("ReplayTokenError")<{
   readonly hint: string
 }> {}
 
+
+/** The hint of a failed statement of the harness's own (observing, seeding) on the adapter's database. */
+export const OWN_STATEMENT_HINT =
+  "a statement of the harness's own failed on the adapter's database, outside the implementation: check the adapter, and that the implementation's tables keep upstream's persisted layout"
+
+/**
+ * The `HarnessError` of a failure of the harness's own work in `subject`'s property, naming `what`
+ * and every cause's words (`causeChainText`), with `hint` saying where to look.
+ *
+ * @example Effect.mapError(readRows(sql), ownWorkFailure("cron", OWN_STATEMENT_HINT)("reading the outbox"))
+ */
+export const ownWorkFailure = (subject: string, hint: string) => (what: string) => (cause: unknown): HarnessError =>
+  new HarnessError({ message: `${subject} property: ${what} failed: ${causeChainText(cause)}`, hint, cause })

@@ -13,7 +13,7 @@ import { timedImplementationCall } from "../../harness/Profiler.ts"
 import type { Json } from "../../harness/Property.ts"
 import { makeSpanRecorder } from "../../harness/SpanRecorder.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
-import { HarnessError } from "../../harness/errors.ts"
+import { HarnessError, OWN_STATEMENT_HINT, ownWorkFailure } from "../../harness/errors.ts"
 import { type ModelState, type ScheduleConfigurationInput, statusOf, storageIdOf, type TransactionFault } from "../../models/alarms/index.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import type { AlarmReporterFn, AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
@@ -97,12 +97,7 @@ export const buildFailure = (implementation: AlarmsImplementation) => (cause: un
   })
 
 /** A failure of the adapter's database outside the implementation, as a `HarnessError` naming `what`. */
-export const harnessError = (what: string) => (cause: unknown) =>
-  new HarnessError({
-    message: `alarms property: ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-    hint: "the adapter's database failed outside the implementation; check the adapter",
-    cause
-  })
+export const harnessError = ownWorkFailure("alarms", OWN_STATEMENT_HINT)
 
 const SUCCESS_NULL: Json = { _tag: "Success", value: null }
 

@@ -23,7 +23,7 @@ import { makeSpanRecorder } from "../../harness/SpanRecorder.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { type FaultAsStruck, faultAsStruck } from "../../harness/StruckFault.ts"
 import { advanceByMs, nowMs } from "../../harness/VirtualClock.ts"
-import { HarnessError } from "../../harness/errors.ts"
+import { HarnessError, ownWorkFailure } from "../../harness/errors.ts"
 import { type AppliedRace, effectDescriptor, effectOutput, FLOW, type FaultedCommand, type ProcessName, SOURCE } from "../../models/clocks/index.ts"
 import type { ClocksImplementation, ClocksService, ResumeReason } from "../../subjects/clocks/api.ts"
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
@@ -135,12 +135,7 @@ export interface ClocksSession {
 }
 
 /** A failure of the harness's own work, as a `HarnessError` naming `what`. */
-export const harnessError = (what: string) => (cause: unknown) =>
-  new HarnessError({
-    message: `clocks property: ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-    hint: "the adapter's database or the implementation's make failed outside a scenario's calls",
-    cause
-  })
+export const harnessError = ownWorkFailure("clocks", "the adapter's database or the implementation's make failed outside a scenario's calls")
 
 /** The error of a failed call, by tag (`JournalError`, `SqlError`, `ScriptedEffectError`, ...). */
 export const errorName = (error: unknown): Json => {

@@ -10,18 +10,13 @@ import type { StorageFault } from "../../harness/Faults.ts"
 import { type BoundedOutcome, makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { struckFault } from "../../harness/StruckFault.ts"
 import { timedImplementationCall } from "../../harness/Profiler.ts"
-import { HarnessError } from "../../harness/errors.ts"
+import { HarnessError, OWN_STATEMENT_HINT, ownWorkFailure } from "../../harness/errors.ts"
 import type { ContentImplementation, ContentSettings, ContentStore } from "../../subjects/content/api.ts"
 import { FORGER_KEY, GRANT_KEY, storeSettingsOf } from "./config.ts"
 import type { ContentParameters } from "./scenario.ts"
 
 /** A failure of the adapter's database outside the implementation, as a `HarnessError` naming `what`. */
-export const harnessError = (what: string) => (cause: unknown) =>
-  new HarnessError({
-    message: `content property: ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-    hint: "the adapter's database failed outside the implementation; check the adapter",
-    cause
-  })
+export const harnessError = ownWorkFailure("content", OWN_STATEMENT_HINT)
 
 /** A call's outcome and the fault as it struck (`struckFault`: undefined when none was armed or it did not strike). */
 export interface Called<A> {

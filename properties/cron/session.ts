@@ -14,7 +14,7 @@ import { type OverlapHooks, runOverlapping } from "../../harness/Overlapping.ts"
 import type { Json } from "../../harness/Property.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
 import { type FaultAsStruck, faultAsStruck } from "../../harness/StruckFault.ts"
-import { HarnessError } from "../../harness/errors.ts"
+import { HarnessError, OWN_STATEMENT_HINT, ownWorkFailure } from "../../harness/errors.ts"
 import { ACTOR_TYPE, type EntryInput, type ScheduleInput, SINGLETON_ID, TENANT } from "../../models/cron/index.ts"
 import type { CommandHandler, CronImplementation } from "../../subjects/cron/api.ts"
 import { createFiredTable, FIRED_TABLE } from "./observe.ts"
@@ -34,12 +34,7 @@ const BOOTSTRAP_OVERLAP: OverlapHooks = {
 }
 
 /** A failure of the adapter's database outside the implementation. */
-export const harnessError = (what: string) => (cause: unknown) =>
-  new HarnessError({
-    message: `cron property: ${what} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-    hint: "the adapter's database failed outside the implementation; check the adapter",
-    cause
-  })
+export const harnessError = ownWorkFailure("cron", OWN_STATEMENT_HINT)
 
 /** The error a scripted rejected turn fails with. */
 export class TurnRejected extends Error {
