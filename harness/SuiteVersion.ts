@@ -29,9 +29,11 @@
  * 0.10.0 appends a second unit in content (a grant asked with a size one byte off, a detach of a
  * reference just attached, an upload or a grant racing a sweep between its scan and its delete) and
  * two more in alarms (a retry delay at, below and above the parked retry delay's cap; a dispatch's
- * `retryFailedAfter` at, below and above the minimum retry delay).
+ * `retryFailedAfter` at, below and above the minimum retry delay). 0.11.0 accepts either keying of a cron
+ * receipt (by command id, or by id and command), gives a cron day field restricted to every value the
+ * key of a star, and draws day-of-week restricted to every day.
  */
-export const SUITE_VERSION = "0.10.0"
+export const SUITE_VERSION = "0.11.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

@@ -30,9 +30,10 @@ export const MONTHS: ReadonlyArray<ReadonlyArray<string>> = [["3,10", "MAR,OCT",
 export const DAYS: ReadonlyArray<ReadonlyArray<string>> = [["*"], ["1-31"], ["1-7", "1,2,3,4,5,6,7"], ["*/2", "1-31/2"], ["15-31"], ["1,15", "15,1"]]
 /**
  * Day-of-week (N1, N2): a star, or restricted; Sunday (the day of the transitions) spelled 0, 7 and SUN,
- * weekends, working days.
+ * weekends, working days, and every day written out (restricted, yet every day matches: the key of a
+ * star, N1).
  */
-export const WEEKDAYS: ReadonlyArray<ReadonlyArray<string>> = [["*"], ["0", "7", "SUN"], ["0,6", "SAT,SUN", "6,0"], ["1-5", "MON-FRI"], ["1", "MON"]]
+export const WEEKDAYS: ReadonlyArray<ReadonlyArray<string>> = [["*"], ["0", "7", "SUN"], ["0,6", "SAT,SUN", "6,0"], ["1-5", "MON-FRI"], ["1", "MON"], ["0-6", "SUN-SAT", "1-7"]]
 /** Field separators: any run of blanks separates fields (N1: equivalent spellings share a key). */
 export const SEPARATORS: ReadonlyArray<string> = [" ", "  ", "\t"]
 export const EVERY: ReadonlyArray<ReadonlyArray<string>> = [
