@@ -31,7 +31,8 @@
  * two more in alarms (a retry delay at, below and above the parked retry delay's cap; a dispatch's
  * `retryFailedAfter` at, below and above the minimum retry delay). 0.11.0 accepts either keying of a cron
  * receipt (by command id, or by id and command), gives a cron day field restricted to every value the
- * key of a star, and draws day-of-week restricted to every day.
+ * key of a star, draws day-of-week restricted to every day, and compares cron timer keys by the
+ * schedules they stand for, learned from each declaration, not by their text.
  */
 export const SUITE_VERSION = "0.11.0"
 

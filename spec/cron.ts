@@ -27,7 +27,7 @@ const cron = (id: string, title: string, text: string, rules: ReadonlyArray<stri
 /** Every requirement of the cron subject. */
 export const cronRequirements: ReadonlyArray<Requirement> = [
   cron("CRN-001", "canonical timer keys",
-    "A cron entry's timer key MUST be \"$cron:\" followed by its IANA zone and canonical fields, or \"$cron:@every <ms>ms\" with at least 1000 ms; equivalent spellings MUST share one key, two entries of one schedule with one key MUST be rejected, and an invalid pattern or zone MUST be rejected.",
+    "A cron entry's timer key MUST be \"$cron:\" followed by its IANA zone and canonical fields, or \"$cron:@every <ms>ms\" with at least 1000 ms; equivalent spellings MUST share one key and different schedules MUST NOT, two entries of one schedule with one key MUST be rejected, and an invalid pattern or zone MUST be rejected. The text of the canonical fields is the implementation's: keys are compared by the schedules they stand for.",
     ["N1"]),
   cron("CRN-002", "next instant after",
     "next(after) MUST be the first scheduled instant strictly after `after`: a wall time skipped by a DST gap fires once at the first instant after the gap, a wall time repeated by a DST fold fires only at its first occurrence, and @every fires at multiples of the interval since the epoch.",

@@ -18,6 +18,7 @@ import { cronAttributor } from "../../spec/cron.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { cronChecks } from "./checks.ts"
 import { foreignRows, seedForeignRows } from "./foreign.ts"
+import { makeKeyTranslation, observationToModel, resultToModel } from "./keyTranslation.ts"
 import { modelObservation, nameObservation, type RawObservation, readObservation, tickIdParts } from "./observe.ts"
 import { realisedSituations } from "./realised.ts"
 import { ANCHORS, type Command, type CronScenario, RUNNERS, runningCommands, TIMING } from "./scenario.ts"
@@ -94,7 +95,7 @@ const winnersOf = (model: CronModelState, order: ReadonlyArray<number>, rows: Re
 }
 
 /** Checks of `next` of every entry a declaration made, at the scenario's probe instants (N2, B4). */
-const probeChecks = (scenario: CronScenario, command: Extract<Command, { op: "declare" }>, nextOf: (runner: number, key: string, afterMs: number) => Json): { readonly checks: ReadonlyArray<Check>; readonly covered: ReadonlyArray<string> } => {
+const probeChecks = (scenario: CronScenario, command: Extract<Command, { op: "declare" }>, nextOf: (runner: number, key: string, afterMs: number) => Json, implementationKey: (modelKey: string) => string): { readonly checks: ReadonlyArray<Check>; readonly covered: ReadonlyArray<string> } => {
   if (command.entries === null) return { checks: [], covered: [] }
   const declared = declareSchedule(scheduleInput(scenario.pool, scenario.skipMs, command.entries))
   if (typeof declared === "string") return { checks: [], covered: [] }
@@ -105,7 +106,7 @@ const probeChecks = (scenario: CronScenario, command: Extract<Command, { op: "de
     for (const probe of scenario.probesMs) {
       const afterMs = anchor.atMs + probe
       const expected = nextInstant(entry.schedule, afterMs)
-      const actual = nextOf(command.runner, entry.key, afterMs)
+      const actual = nextOf(command.runner, implementationKey(entry.key), afterMs)
       const inZone = entry.schedule.kind === "cron" && entry.schedule.zone !== "UTC"
       zoned ||= inZone
       const asUtc = entry.schedule.kind === "cron" ? parseSchedule(keyFields(entry.key), "UTC") : null
@@ -161,13 +162,20 @@ const scheduleOfKey = (key: string) => {
  * `next` at the id's `now` compared with the model's (N2): a wrong `next` shows here, attributed to N2,
  * before the rows it wrote are compared under the step's own rules.
  */
-const writtenNextChecks = (raw: RawObservation, seen: OpaqueIdNamer, nextOf: (runner: number, key: string, afterMs: number) => Json): ReadonlyArray<Check> =>
+const writtenNextChecks = (
+  raw: RawObservation,
+  seen: OpaqueIdNamer,
+  nextOf: (runner: number, key: string, afterMs: number) => Json,
+  modelKey: (implementationKey: string) => string
+): ReadonlyArray<Check> =>
   raw.rows.flatMap((row) => {
     const nowMs = tickIdParts(row.intentId).nowMs
     if (row.timerKey === null || seen.known(row.intentId) !== undefined || nowMs === null) return []
-    const key = row.timerKey
+    const written = row.timerKey
+    // The schedule is read from the model's key; the implementation is asked under its own.
+    const key = modelKey(written)
     const schedule = scheduleOfKey(key)
-    const actual = Array.from({ length: RUNNERS }, (_, runner) => nextOf(runner, key, nowMs)).find((next) => next !== "undeclared")
+    const actual = Array.from({ length: RUNNERS }, (_, runner) => nextOf(runner, written, nowMs)).find((next) => next !== "undeclared")
     if (schedule === null || actual === undefined) return []
     const asUtc = schedule.kind === "cron" && schedule.zone !== "UTC" ? parseSchedule(keyFields(key), "UTC") : null
     const utcOnly = asUtc !== null && actual === nextInstant(asUtc, nowMs)
@@ -196,6 +204,7 @@ export const executeCron = (implementation: CronImplementation) =>
     yield* seedForeignRows(environment.database.sql, foreign).pipe(Effect.mapError(harnessError("writing the foreign rows")))
     let model = cronModel.init({ runners: RUNNERS, timing: TIMING })
     const implementationNames = makeOpaqueIdNamer()
+    const keys = makeKeyTranslation()
     const modelNames = makeOpaqueIdNamer()
     // The spec probes are checked once, on the first declaration's step.
     let specsProbed = false
@@ -219,16 +228,20 @@ export const executeCron = (implementation: CronImplementation) =>
       Effect.gen(function*() {
         const atMs = yield* nowMs
         if (command.op === "advance" || command.op === "advanceToDue") return yield* clockStep(command, atMs)
-        const actualResult = yield* session.call(command, atMs)
+        const calledResult = yield* session.call(command, atMs)
         if (command.op === "turn") yield* advanceToMs(atMs + command.turnMs)
-        const raw = yield* readObservation(environment.database.sql, environment.dialect).pipe(Effect.mapError(harnessError("reading the outbox")))
+        const unread = yield* readObservation(environment.database.sql, environment.dialect).pipe(Effect.mapError(harnessError("reading the outbox")))
+        // A declaration tells which of the implementation's keys is which of the model's (N1 leaves their text open).
+        if (command.op === "declare") keys.learn(calledResult, toJson(cronModel.step(model, operationOf(scenario, command, atMs, {})!).result))
+        const actualResult = resultToModel(calledResult, keys, command.op === "declare")
+        const raw = observationToModel(unread, keys)
         const winners = command.op === "bootstrapAll" ? winnersOf(model, command.order, raw.rows) : {}
         // The model is told a failed statement only as it struck (fewer statements: a refused commit; a
         // body that failed first: no fault); every other fault as drawn.
         const faulted = "fault" in command && command.fault?.phase === "statementFails" ? withStorageFault(command, session.lastFault()?.struck) : command
         const operation = operationOf(scenario, faulted, atMs, winners)!
         const before = model
-        const nextChecks = writtenNextChecks(raw, implementationNames, session.nextOf)
+        const nextChecks = writtenNextChecks(unread, implementationNames, session.nextOf, keys.toModel)
         const actual = nameObservation(raw, implementationNames)
         const nameOf = command.op === "race" ? nameRaceResult : nameResult
         const namedActual = nameOf(actualResult, implementationNames.name)
@@ -248,7 +261,7 @@ export const executeCron = (implementation: CronImplementation) =>
         const resultChecks = judged.checks.slice(0, judged.resultChecks.length)
         const stateChecks = judged.checks.slice(judged.resultChecks.length)
         model = outcome.state
-        const probes = command.op === "declare" && outcome.result._tag === "Success" ? probeChecks(scenario, command, session.nextOf) : { checks: [], covered: [] }
+        const probes = command.op === "declare" && outcome.result._tag === "Success" ? probeChecks(scenario, command, session.nextOf, keys.toImplementation) : { checks: [], covered: [] }
         const specChecks = command.op === "declare" && !specsProbed ? yield* specProbeChecks(scenario, session) : []
         if (command.op === "declare") specsProbed = true
         const checks = [...resultChecks, ...nextChecks, ...stateChecks, ...probes.checks, ...specChecks]

@@ -6,10 +6,11 @@
  * their bug or a requirement the rules do not make; this file keeps what they taught the suite.
  * - The pool passes every pool requirement on postgres (its choices differ from the shipped pool's:
  *   a driver name, the refusal's reason, a floored fractional bound, a retry without an attempt limit).
- * - The cron runtime passes every cron requirement but CRN-001 (models/cron/receiptReadings.ts and
- *   the untyped `ambiguous` literal of properties/cron/foreign.ts came from it). CRN-001 still asks
- *   for the shipped runtime's canonical text (`1-2` where this runtime writes `1,2`), which N1 does
- *   not define: an open over-specification, pinned here so that fixing it flips this test.
+ * - The cron runtime passes every cron requirement on sqlite, pglite and postgres. What it found is
+ *   fixed: receipts keyed by the command id (models/cron/receiptReadings.ts), upstream's BOOLEAN
+ *   `ambiguous` column (the untyped literal of properties/cron/foreign.ts), keys compared as text where
+ *   N1 leaves the canonical text open (properties/cron/keyTranslation.ts: it writes `1,2` where ours
+ *   writes `1-2`), and a key bug of ours (a day field restricted to every value).
  */
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -46,14 +47,11 @@ describe("independently written implementations", () => {
     expect(run.passed).toBeGreaterThanOrEqual(13)
   }, 300_000)
 
-  it("the cron runtime passes every cron requirement on sqlite but CRN-001, which fails only on the canonical text", async () => {
-    const run = await gate("third-party-cron", "cron", "sqlite")
-    expect(run.code).toBe(1)
+  it("the cron runtime passes every cron requirement on sqlite and postgres", async () => {
+    const run = await gate("third-party-cron", "cron", "sqlite,postgres")
+    expect(run.failed.map((requirement) => requirement.requirementId)).toEqual([])
     expect(run.notPassed).toEqual([])
-    expect(run.failed.map((requirement) => requirement.requirementId)).toEqual(["CRN-001"])
-    // The same fields, runs written another way: `1,2` for `1-2`, `3,4,10,11` for `3-4,10-11`.
-    const divergence = run.failed[0]!.counterexample!.divergence
-    expect(divergence.explanation).toContain("canonical fields")
-    expect(run.passed).toBe(15)
+    expect(run.code).toBe(0)
+    expect(run.passed).toBe(32)
   }, 300_000)
 })
