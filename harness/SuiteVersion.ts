@@ -32,7 +32,9 @@
  * `retryFailedAfter` at, below and above the minimum retry delay). 0.11.0 accepts either keying of a cron
  * receipt (by command id, or by id and command), gives a cron day field restricted to every value the
  * key of a star, draws day-of-week restricted to every day, and compares cron timer keys by the
- * schedules they stand for, learned from each declaration, not by their text.
+ * schedules they stand for, learned from each declaration, not by their text; alarms draws a failed
+ * statement's ordinal over the statements of the transaction it names, and appends a unit of calls with
+ * one statement failing to 40% of fault scenarios.
  */
 export const SUITE_VERSION = "0.11.0"
 

@@ -37,7 +37,8 @@ import {
   retryFailedAfterCommands,
   retryFailedAfterDraw
 } from "./appended.ts"
-import { ALARM_MAX_STATEMENT, statementFaultTimeline } from "./statementFaultTimeline.ts"
+import { statementFaultCommands, statementFaultDraws, statementFaultTimeline } from "./statementFaultTimeline.ts"
+import { type FaultedTransaction, ORDINAL_DRAWS, statementOrdinal, withStatementOrdinal } from "./statementOrdinals.ts"
 import { type AnyChunkKind, type ChunkKind, fullProfile, type SwarmProfile, swarmProfile } from "./swarm.ts"
 import { boundaryConfiguration, boundaryTimeline, cursorPassesTimeline, handleMisuseTimeline, parkedCrossRowTimeline, twoInvalidInputs, writeOrderTimeline } from "./targeted.ts"
 
@@ -172,8 +173,12 @@ const transactionMutationOf = (r: Ranges): fc.Arbitrary<TransactionMutationSpec>
 /** The storage fault phases the alarms model gives a meaning (`models/alarms/operations.ts`). */
 export const ALARM_FAULT_PHASES: ReadonlyArray<TransactionFault["phase"]> = ["inside", "afterCommit", "lostReply", "setAlarmFails", "commitRefused", "statementFails"]
 
-/** Any storage fault in the first four transactions of an operation (harness/Faults.ts). */
-const fault: fc.Arbitrary<TransactionFault> = storageFaultArbitrary({ maxTransaction: 4, phases: ALARM_FAULT_PHASES, maxStatement: ALARM_MAX_STATEMENT })
+/**
+ * Any storage fault in the first four transactions of an operation (harness/Faults.ts); a failed
+ * statement is drawn over the statements of a `kind` transaction (`statementOrdinals.ts`).
+ */
+const faultOf = (kind: FaultedTransaction): fc.Arbitrary<TransactionFault> =>
+  withStatementOrdinal(storageFaultArbitrary({ maxTransaction: 4, phases: ALARM_FAULT_PHASES, maxStatement: ORDINAL_DRAWS }), kind)
 
 /** A fault aimed at the first transactions of a dispatch, where failures and parking commit. */
 const dispatchFault: fc.Arbitrary<TransactionFault> = fc.tuple(fc.record({
@@ -190,15 +195,15 @@ const dispatchFault: fc.Arbitrary<TransactionFault> = fc.tuple(fc.record({
     // from inside the transaction instead of at its COMMIT.
     { weight: 1, arbitrary: fc.constant("statementFails" as const) }
   )
-}), fc.integer({ min: 1, max: ALARM_MAX_STATEMENT })).map(([fault, statement]): TransactionFault =>
+}), statementOrdinal("dispatch")).map(([fault, statement]): TransactionFault =>
   fault.phase === "statementFails" ? { ...fault, statement } : fault
 )
 
-/** Adds an optional fault (only in fault scenarios) and an optional failing reporter. */
-const withFaults = <C extends Command>(shape: ScenarioShape, command: fc.Arbitrary<C>, reporter: boolean): fc.Arbitrary<C> =>
+/** Adds an optional fault (only in fault scenarios) on a `kind` call and an optional failing reporter. */
+const withFaults = <C extends Command>(shape: ScenarioShape, kind: FaultedTransaction, command: fc.Arbitrary<C>, reporter: boolean): fc.Arbitrary<C> =>
   fc.tuple(
     command,
-    shape.faults ? sometimes(fault, 30) : fc.constant(undefined),
+    shape.faults ? sometimes(faultOf(kind), 30) : fc.constant(undefined),
     reporter ? sometimes(fc.constant(true), 12) : fc.constant(undefined)
   ).map(([value, injected, reporterFails]) => ({
     ...value,
@@ -277,6 +282,7 @@ const dispatchOptions: fc.Arbitrary<ProcessOptions | undefined> = fc.oneof(
 const dispatch = (shape: ScenarioShape, handlers: fc.Arbitrary<ReadonlyArray<HandlerEntrySpec>>) =>
   withFaults(
     shape,
+    "dispatch",
     fc.tuple(dispatchOptions, handlers).map(([options, entries]): Extract<Command, { op: "dispatch" }> =>
       options === undefined ? { op: "dispatch", handlers: entries } : { op: "dispatch", options, handlers: entries }
     ),
@@ -317,7 +323,7 @@ const configuration: fc.Arbitrary<ScheduleConfigurationInput> = fc.oneof(
 )
 
 const scheduleCommand = (shape: ScenarioShape, value: fc.Arbitrary<InputSpec>): fc.Arbitrary<Command> =>
-  withFaults(shape, fc.tuple(value, fc.boolean()).map(([inputValue, earlier]): Command => (earlier ? { op: "schedule", earlier, input: inputValue } : { op: "schedule", input: inputValue })), true)
+  withFaults(shape, "schedule", fc.tuple(value, fc.boolean()).map(([inputValue, earlier]): Command => (earlier ? { op: "schedule", earlier, input: inputValue } : { op: "schedule", input: inputValue })), true)
 
 /** One weighted kind of chunk (the weights keep the distribution the generator had before swarm). */
 interface ChunkEntry {
@@ -340,13 +346,14 @@ const singleEntries = (shape: ScenarioShape, r: Ranges): ReadonlyArray<ChunkEntr
   })
   return [
     one("schedule", 18, scheduleCommand(shape, inputWith(r.ref, { repeat: 20, progress: 25 }, r.runIn, r.cursor))),
-    one("cancel", 4, withFaults(shape, r.ref.map((value): Command => ({ op: "cancel", ref: value })), false)),
+    one("cancel", 4, withFaults(shape, "cancel", r.ref.map((value): Command => ({ op: "cancel", ref: value })), false)),
     one("status", 2, r.ref.map((value): Command => ({ op: "status", ref: value }))),
     one(
       "transaction",
       5,
       withFaults(
         shape,
+        "transaction",
         fc.tuple(fc.array(transactionMutationOf(r), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([mutations, fails]): Command =>
           fails ? { op: "transaction", mutations, closureFails: true } : { op: "transaction", mutations }
         ),
@@ -388,7 +395,7 @@ const failingTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Comma
     shape.faults ? sometimes(fc.constantFrom("afterCommit" as const, "setAlarmFails" as const, "commitRefused" as const, "statementFails" as const), 50) : fc.constant(undefined),
     fc.boolean(),
     // Drawn only in fault scenarios, so the fault-free property's draws stay as they were.
-    shape.faults ? fc.integer({ min: 1, max: ALARM_MAX_STATEMENT }) : fc.constant(1)
+    shape.faults ? statementOrdinal("dispatch") : fc.constant(1)
   ).map(([own, rounds, action, rearm, faults, budget, raise, reportFails, parkingFault, bare, parkingStatement]) => {
     const script: HandlerScriptSpec = {
       outcome: "fail",
@@ -727,6 +734,13 @@ const ILL_TYPED_PERCENT = 15
 const RETRY_CAP_PERCENT = 16
 /** Share (%) of scenarios ending with a `retryFailedAfter` unit (appended.ts): `retryFailedAfterUsed` was reached 4-13 times per adapter without it. */
 const RETRY_FAILED_AFTER_PERCENT = 8
+/**
+ * Share (%) of fault scenarios ending with a statement-fault unit (`statementFaultTimeline.ts`): as a
+ * chunk alone, a fault scenario carried 0.4 of its faulted calls (measured over 1,500 scenarios), too
+ * few for the gate's 60 to strike each of their 47 (call, transaction, statement) cells on Postgres
+ * (`statementOrdinals.ts`); with the unit, about 1.2, so each is struck about once.
+ */
+const STATEMENT_FAULT_PERCENT = 40
 
 /**
  * Scenarios of the given shape.
@@ -744,8 +758,9 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
     shape.faults ? sometimes(parkLostDraw, PARK_LOST_PERCENT) : fc.constant(undefined),
     sometimes(illTypedDraw, ILL_TYPED_PERCENT),
     sometimes(retryCapDraw, RETRY_CAP_PERCENT),
-    sometimes(retryFailedAfterDraw, RETRY_FAILED_AFTER_PERCENT)
-  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter]) => {
+    sometimes(retryFailedAfterDraw, RETRY_FAILED_AFTER_PERCENT),
+    shape.faults ? sometimes(statementFaultDraws, STATEMENT_FAULT_PERCENT) : fc.constant(undefined)
+  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults]) => {
     const commands = chunks.flat()
     const known = finalKnownTags(knownTags, commands)
     return {
@@ -757,7 +772,8 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
         ...(parkLost === undefined ? [] : parkLostCommands(parkLost, declaredTag(known, parkLost.id))),
         ...(illTyped === undefined ? [] : illTypedCommands(illTyped, declaredTag(known, illTyped.id))),
         ...(retryCap === undefined ? [] : retryCapCommands(retryCap, declaredTag(known, retryCap.id))),
-        ...(retryFailedAfter === undefined ? [] : retryFailedAfterCommands(retryFailedAfter, declaredTag(known, retryFailedAfter.id)))
+        ...(retryFailedAfter === undefined ? [] : retryFailedAfterCommands(retryFailedAfter, declaredTag(known, retryFailedAfter.id))),
+        ...(statementFaults === undefined ? [] : statementFaultCommands(statementFaults, (ref) => declaredTag(known, ref.id)))
       ]
     }
   })

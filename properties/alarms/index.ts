@@ -22,7 +22,9 @@
  * boundary, cross-field check, write order and pair of invalid inputs; units appended after every
  * other draw (`appended.ts`) park an alarm in the transaction a crash after commit breaks (R27),
  * pass a JavaScript caller's ill-typed inputs (R8, R24), back off to just below, at and past the parked
- * delay cap (R2, R25), and fail under a `retryFailedAfter` around the minimum retry delay (R20, R24). `alarms/faults` and
+ * delay cap (R2, R25), and fail under a `retryFailedAfter` around the minimum retry delay (R20, R24);
+ * in fault scenarios a unit of calls with one statement failing (`statementFaultTimeline.ts`, at an
+ * ordinal drawn over that transaction's statements: `statementOrdinals.ts`) is appended too. `alarms/faults` and
  * `alarms/migration` end with the liveness phase (`livenessPhase.ts`: the harness delivers the platform
  * alarm as the platform does until every due alarm dispatched; ALM-050, ALM-051).
  *
