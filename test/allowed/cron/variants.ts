@@ -11,9 +11,8 @@ import { type AllowedVariant, buildAllowedVariant, wrappedAllowedVariant } from 
 import type { ActorRef, CronEntry, CronImplementation, CronRuntime } from "../../../subjects/cron/api.ts"
 import { CRON_PREFIX } from "../../../subjects/cron/api.ts"
 import { shippedCron } from "../../../subjects/cron/index.ts"
-import { readInteger } from "../../../subjects/cron/dialect.ts"
-import type { CronPieces } from "../../../subjects/cron/pieces.ts"
-import { GENERATIONS_TABLE, OUTBOX_TABLE, RECEIPTS_TABLE, routingKeyOf } from "../../../subjects/cron/schema.ts"
+import { type CronPieces, defaultCronPieces } from "../../../subjects/cron/pieces.ts"
+import { GENERATIONS_TABLE, OUTBOX_TABLE, routingKeyOf } from "../../../subjects/cron/schema.ts"
 import { cronPieceKit } from "../../known-bad/cron/kit.ts"
 import { withoutHookPoints } from "../../support/withoutHookPoints.ts"
 
@@ -103,14 +102,11 @@ export const generationRowLastBootstrap = (runtime: CronRuntime, sql: SqlClient.
     }))
 })
 
-/** A delivery that replays any receipt of the tick's id, whatever command it was for (receipts keyed by id alone). */
-export const receiptReplaysById: CronPieces["receiptReplays"] = (sql, tick) =>
-  Effect.map(
-    sql`SELECT 1 AS replayed FROM ${sql.literal(RECEIPTS_TABLE)}
-      WHERE routing_key = ${readInteger(tick.routing_key)} AND tenant_id = ${tick.tenant_id} AND actor_type = ${tick.actor_type}
-        AND actor_id = ${tick.actor_id} AND command_id = ${tick.intent_id}`,
-    (rows) => rows.length > 0
-  )
+/**
+ * A delivery that replays any receipt of the tick's id, whatever command it was for (receipts keyed by
+ * id alone): the same lookup as N7's `firedBefore`.
+ */
+export const receiptReplaysById: CronPieces["receiptReplays"] = (sql, tick) => defaultCronPieces.firedBefore(sql, tick)
 
 /** A runtime with no hook point reached by any operation (the production default). */
 export const hooklessRuntime = (runtime: CronRuntime): CronRuntime => ({
