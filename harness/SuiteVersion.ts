@@ -34,9 +34,11 @@
  * key of a star, draws day-of-week restricted to every day, and compares cron timer keys by the
  * schedules they stand for, learned from each declaration, not by their text; alarms draws a failed
  * statement's ordinal over the statements of the transaction it names, and appends a unit of calls with
- * one statement failing to 40% of fault scenarios.
+ * one statement failing to 40% of fault scenarios. 0.12.0 adds CRN-017: upstream's own cron statements
+ * (tick insert, rewrite with `ambiguous = false`, generation insert) must run on the implementation's
+ * persisted layout, checked with each cron scenario's first step.
  */
-export const SUITE_VERSION = "0.11.0"
+export const SUITE_VERSION = "0.12.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

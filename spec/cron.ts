@@ -7,20 +7,21 @@
  * schedules, B5 unfenced settling writes.
  *
  * CRN-001..008 follow N1..N8, CRN-009..012 the four invariants, CRN-013..016 the historical bugs that
- * are not already an invariant (B1 is I4).
+ * are not already an invariant (B1 is I4), and CRN-017 the persisted layout of the page's Rows section
+ * (cited as `Rows`).
  */
 import { type Attributor, makeAttributor } from "../harness/Attribution.ts"
 import type { Requirement } from "./Requirement.ts"
 
 const SINCE = "0.2.0"
 
-const cron = (id: string, title: string, text: string, rules: ReadonlyArray<string>): Requirement => ({
+const cron = (id: string, title: string, text: string, rules: ReadonlyArray<string>, since: string = SINCE): Requirement => ({
   id,
   subject: "cron",
   title,
   text,
   rules,
-  since: SINCE,
+  since,
   needs: []
 })
 
@@ -73,7 +74,10 @@ export const cronRequirements: ReadonlyArray<Requirement> = [
     ["B4", "N2"]),
   cron("CRN-016", "settling writes fenced on the claim",
     "A runner whose lease has passed MUST change nothing: every settling write (delete, backoff, rewrite) MUST be fenced on due_at = claimed_until.",
-    ["B5", "N8"])
+    ["B5", "N8"]),
+  cron("CRN-017", "upstream's persisted layout",
+    "The outbox, generation and receipt tables MUST keep upstream's names and columns, so upstream's own statements run on them: its tick insert (attempts, last_error and ambiguous left to their defaults 0, NULL and false, conflicting on the timer-key unique index), its rewrite (`ambiguous = false`, which Postgres takes only in a BOOLEAN column) and its generation insert. Declared types are the implementation's where upstream's statements do not decide them.",
+    ["Rows"], "0.12.0")
 ]
 
 /** Attribution over the cron catalog; CRN-009 (stored rows) when no rule matches. */

@@ -18,6 +18,7 @@ import { cronAttributor } from "../../spec/cron.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { cronChecks } from "./checks.ts"
 import { foreignRows, seedForeignRows } from "./foreign.ts"
+import { upstreamStatementChecks } from "./upstreamStatements.ts"
 import { makeKeyTranslation, observationToModel, resultToModel } from "./keyTranslation.ts"
 import { modelObservation, nameObservation, type RawObservation, readObservation, tickIdParts } from "./observe.ts"
 import { realisedSituations } from "./realised.ts"
@@ -202,6 +203,14 @@ export const executeCron = (implementation: CronImplementation) =>
     // N6: rows no runner may claim; they must stay exactly as written.
     const foreign = scenario.foreignRows === true ? foreignRows(anchor.atMs) : []
     yield* seedForeignRows(environment.database.sql, foreign).pipe(Effect.mapError(harnessError("writing the foreign rows")))
+    // Rows: upstream's statements on the layout the first runner created, judged with the first step.
+    let layoutChecks: ReadonlyArray<Check> = yield* upstreamStatementChecks(environment.database.sql)
+    const withLayoutChecks = (executed: ExecutedStep): ExecutedStep => {
+      if (layoutChecks.length === 0) return executed
+      const checks = [...layoutChecks, ...executed.checks]
+      layoutChecks = []
+      return { ...executed, checks, covered: [...executed.covered, "CRN-017"] }
+    }
     let model = cronModel.init({ runners: RUNNERS, timing: TIMING })
     const implementationNames = makeOpaqueIdNamer()
     const keys = makeKeyTranslation()
@@ -299,5 +308,5 @@ export const executeCron = (implementation: CronImplementation) =>
         return executed
       })
 
-    return yield* runModelBased<Command>({ maxCommands: MAX_COMMANDS, attributor: cronAttributor, requirements: environment.requirements, step: commandStep }, runningCommands(scenario))
+    return yield* runModelBased<Command>({ maxCommands: MAX_COMMANDS, attributor: cronAttributor, requirements: environment.requirements, step: (command) => Effect.map(commandStep(command), withLayoutChecks) }, runningCommands(scenario))
   })

@@ -8,7 +8,7 @@ import { type CronEntry, type CronMakeOptions, type CronRuntime, type CronSchedu
 import { cronDialect } from "./dialect.ts"
 import type { CronPieces } from "./pieces.ts"
 import { makeRelay } from "./relay.ts"
-import { RECEIPTS_TABLE, SCHEMA_STATEMENTS } from "./schema.ts"
+import { RECEIPTS_TABLE } from "./schema.ts"
 import { parseSpec } from "./spec.ts"
 import { bootstrapTicks, type TickWriterContext, writeTicks } from "./ticks.ts"
 
@@ -48,7 +48,7 @@ export const makeCronRuntime = (pieces: CronPieces) => (options: CronMakeOptions
     const { sql } = options
     // One cheap probe first: the tables exist once any runtime over this database was built.
     const exists = yield* Effect.exit(sql.unsafe(`SELECT 1 FROM ${RECEIPTS_TABLE} LIMIT 1`))
-    if (exists._tag === "Failure") for (const statement of SCHEMA_STATEMENTS) yield* sql.unsafe(statement)
+    if (exists._tag === "Failure") for (const statement of pieces.schemaStatements) yield* sql.unsafe(statement)
     const context: TickWriterContext = { sql, pieces, retryWindowMs: options.retryWindowMs }
     const dialect = cronDialect(options.dialect)
     return {

@@ -11,7 +11,7 @@ import { CRON_PREFIX } from "./api.ts"
 import type { CronDialect } from "./dialect.ts"
 import { readInteger } from "./dialect.ts"
 import { nextRun } from "./next.ts"
-import { OUTBOX_TABLE, RECEIPTS_TABLE } from "./schema.ts"
+import { OUTBOX_TABLE, RECEIPTS_TABLE, SCHEMA_STATEMENTS } from "./schema.ts"
 import type { ParsedSpec } from "./spec.ts"
 
 /** What a claim asks for (N6): due `$cron:` rows of `types` (`null`: any type) at `nowMs`, leased until `claimedUntilMs`. */
@@ -25,6 +25,8 @@ export interface ClaimRequest {
 
 /** The pieces of the cron runtime. */
 export interface CronPieces {
+  /** Rows: the statements creating the persisted layout when missing, in order (upstream's tables and types). */
+  readonly schemaStatements: ReadonlyArray<string>
   /** N1: the timer key of a parsed entry (`spec` and `zone` as written, for spellings). */
   readonly timerKeyOf: (parsed: ParsedSpec, spec: string, zone: string | null) => string
   /** N2: the first instant strictly after `afterMs`. */
@@ -59,6 +61,7 @@ export interface CronPieces {
 
 /** The correct pieces. */
 export const defaultCronPieces: CronPieces = {
+  schemaStatements: SCHEMA_STATEMENTS,
   timerKeyOf: (parsed) => (parsed.kind === "every" ? `$cron:@every ${parsed.intervalMs}ms` : `$cron:${parsed.zone} ${parsed.canonical}`),
   nextInstant: nextRun,
   tickIdExpiryMs: (nowMs, dueAtMs, retryWindowMs) => Math.max(dueAtMs, nowMs) + retryWindowMs,

@@ -61,7 +61,7 @@ export const makeRelay = (context: RelayContext, options: CronRelayOptions): Cro
       const payload = yield* entry.payload
       yield* sql`UPDATE ${sql.literal(OUTBOX_TABLE)} SET intent_id = ${id},
         command = ${entry.command}, payload = ${payload}, due_at_ms = ${dueAt},
-        scheduled_at_ms = ${dueAt}, attempts = 0, last_error = NULL, ambiguous = 0
+        scheduled_at_ms = ${dueAt}, attempts = 0, last_error = NULL, ambiguous = false
         WHERE ${pieces.claimFence(sql, tick)}`
     })
 

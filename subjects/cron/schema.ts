@@ -2,7 +2,8 @@
  * The persisted layout, in upstream's names (seed 001): `actor_outbox` (one row per pending tick, with
  * the timer-key unique index that makes `writeTicks` insert-or-ignore), `actor_generations` (the
  * singleton's generation row `bootstrapTicks` writes) and `actor_receipts` (one row per delivered
- * command). Integers are BIGINT (SQLite gives the name INTEGER affinity), booleans INTEGER 0|1.
+ * command). Integers are BIGINT (SQLite gives the name INTEGER affinity). `ambiguous` is BOOLEAN: upstream
+ * writes `ambiguous = false`, which Postgres accepts only in a boolean column (SQLite stores it as 0).
  *
  * A receipt is keyed by (tenant, actor, command id, command): a redelivery of the same command id
  * replays the receipt, while a changed command under the same id is a different command to the actor,
@@ -39,7 +40,7 @@ export const SCHEMA_STATEMENTS: ReadonlyArray<string> = [
     caller TEXT NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
     last_error TEXT,
-    ambiguous INTEGER NOT NULL DEFAULT 0
+    ambiguous BOOLEAN NOT NULL DEFAULT false
   )`,
   `CREATE UNIQUE INDEX IF NOT EXISTS ${TIMER_KEY_INDEX}
     ON ${OUTBOX_TABLE} (routing_key, tenant_id, actor_type, actor_id, timer_key) WHERE timer_key IS NOT NULL`,

@@ -58,10 +58,7 @@ export const writeTicks = (context: TickWriterContext, ref: ActorRef, entries: R
         target_id: ref.id,
         command: entry.command,
         payload: yield* entry.payload,
-        caller: cronCaller(ref),
-        attempts: 0,
-        last_error: null,
-        ambiguous: 0
+        caller: cronCaller(ref)
       })
     }
     const [first, ...rest] = rows

@@ -30,5 +30,7 @@ export const MAX_STEPS: Readonly<Record<string, number>> = {
   // after it): measured 6 steps on sqlite, pglite, postgres and do-sqlite (2026-12-02).
   "claim-marks-before-commit": 10,
   // Only a failed statement of a claim shows it (cron/faults' failedStatements).
-  "claim-swallows-statement-failure": 12
+  "claim-swallows-statement-failure": 12,
+  // Upstream's statements run with the first step of every scenario (properties/cron/upstreamStatements.ts).
+  "ambiguous-without-default": 1
 }
