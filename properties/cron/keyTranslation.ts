@@ -26,16 +26,27 @@ export interface KeyTranslation {
 
 const DUPLICATE = "DuplicateCronKey "
 
+/**
+ * The repeated key a `DuplicateCronKey {"key": ...}` refusal names, or undefined for any other value
+ * (including a refusal whose details are not that JSON: an implementation's words are never trusted).
+ */
+const duplicateKeyOf = (value: Json): string | undefined => {
+  if (typeof value !== "string" || !value.startsWith(DUPLICATE)) return undefined
+  try {
+    const key = (JSON.parse(value.slice(DUPLICATE.length)) as { readonly key?: unknown } | null)?.key
+    return typeof key === "string" ? key : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** The keys a declaration's result names: its entries' keys, or the repeated key of its refusal. */
 const keysOfResult = (result: Json): ReadonlyArray<string> => {
   if (typeof result !== "object" || result === null || Array.isArray(result)) return []
   const record = result as { readonly _tag?: Json; readonly value?: Json; readonly error?: Json }
   if (record._tag === "Success" && Array.isArray(record.value)) return record.value.filter((key): key is string => typeof key === "string")
-  if (record._tag === "Failure" && typeof record.error === "string" && record.error.startsWith(DUPLICATE)) {
-    const key = (JSON.parse(record.error.slice(DUPLICATE.length)) as { readonly key?: unknown }).key
-    return typeof key === "string" ? [key] : []
-  }
-  return []
+  const repeated = record._tag === "Failure" ? duplicateKeyOf(record.error ?? null) : undefined
+  return repeated === undefined ? [] : [repeated]
 }
 
 /** Whether `key` has the shape N1 gives the model's `modelKey`: `@every` keys exactly, others its prefix and zone. */
@@ -70,10 +81,8 @@ export const makeKeyTranslation = (): KeyTranslation => {
 /** `value` with every key it names in the model's words: a declaration's keys, a refusal's key, every `timerKey` field. */
 export const resultToModel = (value: Json, translation: KeyTranslation, declaration: boolean): Json => {
   if (Array.isArray(value)) return value.map((item) => (declaration && typeof item === "string" ? translation.toModel(item) : resultToModel(item, translation, declaration)))
-  if (typeof value === "string" && value.startsWith(DUPLICATE)) {
-    const key = (JSON.parse(value.slice(DUPLICATE.length)) as { readonly key?: unknown }).key
-    return typeof key === "string" ? `${DUPLICATE}${JSON.stringify({ key: translation.toModel(key) })}` : value
-  }
+  const repeated = duplicateKeyOf(value)
+  if (repeated !== undefined) return `${DUPLICATE}${JSON.stringify({ key: translation.toModel(repeated) })}`
   if (typeof value !== "object" || value === null) return value
   return Object.fromEntries(Object.entries(value).map(([field, item]) =>
     [field, field === "timerKey" && typeof item === "string" ? translation.toModel(item) : resultToModel(item as Json, translation, declaration)]

@@ -37,4 +37,13 @@ describe("key translation", () => {
     expect(resultToModel(success(["$cron:utc 0 1,2 * * *", "$cron:@every 1m", "cron:UTC 0 5 * * *"]), shapes, true))
       .toEqual(success(["$cron:utc 0 1,2 * * *", "$cron:@every 1m", "cron:UTC 0 5 * * *"]))
   })
+
+  it("leaves a refusal whose details are not its JSON as it is, and learns nothing from it", () => {
+    const keys = makeKeyTranslation()
+    for (const error of ["DuplicateCronKey {not json", "DuplicateCronKey null", "DuplicateCronKey {\"key\": 7}"]) {
+      keys.learn({ _tag: "Failure", error }, { _tag: "Failure", error: `DuplicateCronKey ${JSON.stringify({ key: MODEL_A })}` })
+      expect(resultToModel({ _tag: "Failure", error }, keys, true)).toEqual({ _tag: "Failure", error })
+    }
+    expect(keys.toImplementation(MODEL_A)).toBe(MODEL_A)
+  })
 })
