@@ -34,7 +34,7 @@ export const poolRequirements: ReadonlyArray<Requirement> = [
     "After admission a checkout MUST pass a first-come-first-served gate with one slot per connection; a freed slot MUST go to the oldest waiter, never back to a free count that the releasing fiber could take again.",
     ["P2"]),
   pool("POL-003", "the driver pool never waits",
-    "A checkout MUST reach the driver pool only after the gate, so the pool MUST NOT open more than maxConnections server sessions and never has waiters of its own.",
+    "A checkout MUST reach the driver pool only after the gate, so the pool MUST NOT open more than maxConnections server sessions and never has waiters of its own. Observed on the wire: the server sessions open when the system is quiet. A driver-pool waiter that changes nothing on the wire (a gate slot released a moment before its connection is back in the driver pool) is outside what this requirement can observe.",
     ["P3"]),
   pool("POL-004", "slots are scoped; transaction statements take none",
     "Both slots MUST belong to the checkout's scope (or the borrowed statement) and return when it ends; a statement inside a transaction MUST reuse the transaction's connection and take no slot.",
