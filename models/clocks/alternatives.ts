@@ -16,8 +16,14 @@
  *   several clocks (an advance over two instants) gets their orders in step, not every pair of them.
  *   A step gets as many orders as its longest possible list has (`passLength`): none beyond the
  *   canonical one when it has at most one clock to take.
+ * - C7 has a read record a deferred's first consumption in one transaction and says later reads change
+ *   nothing. A later read may run that transaction (canonical: upstream's, which changes nothing) or
+ *   none at all; they differ under a storage fault only, which strikes the first and not the second.
+ *   (Found by an independently written engine, `examples/independent-clocks`.)
  */
 import { MAX_ALTERNATIVES, orderCount } from "../../harness/Alternatives.ts"
+import { withoutStorageFault } from "../../harness/Faults.ts"
+import { keyOf } from "./keys.ts"
 import type { ModelState, Operation } from "./types.ts"
 
 /**
@@ -37,6 +43,10 @@ export const operationAlternatives = (state: ModelState, operation: Operation): 
     case "restart": {
       const orders = Math.min(orderCount(passLength(state)), MAX_ALTERNATIVES)
       return Array.from({ length: orders }, (_, passOrder) => (passOrder === 0 ? operation : { ...operation, passOrder }))
+    }
+    case "deferredResult": {
+      const consumed = state.deferreds[keyOf(operation.command.exec, operation.command.deferred)]?.consumedAtMs != null
+      return consumed && operation.command.fault !== undefined ? [operation, { ...operation, command: withoutStorageFault(operation.command) }] : [operation]
     }
     default:
       return [operation]

@@ -9,6 +9,7 @@ import type { Json } from "../../harness/Property.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import { readInteger, readNullableInteger } from "../../subjects/clocks/dialect.ts"
 import { readJournal, type StoredRecord } from "../../subjects/clocks/journal.ts"
+import { modelEventType } from "./eventTypes.ts"
 import { harnessError } from "./session.ts"
 import { compareCodeUnits, compareEntryKeys } from "../../harness/CodeUnitOrder.ts"
 
@@ -46,7 +47,8 @@ export const observeRows = (sql: SqlClient.SqlClient): Effect.Effect<ObservedRow
   Effect.gen(function*() {
     const deferredRows = yield* sql<Record<string, unknown>>`SELECT * FROM engine_deferreds`
     const clockRows = yield* sql<Record<string, unknown>>`SELECT * FROM engine_clocks`
-    const records = yield* readJournal(sql)
+    // C2 leaves the engine records' namespace open (`eventTypes.ts`): the model's spelling from here on.
+    const records = (yield* readJournal(sql)).map((record) => ({ ...record, eventType: modelEventType(record.eventType) }))
     const deferreds = valuesByKey(deferredRows
       .map((row) => ({
         key: byModelKey(String(row["execution_id"]), String(row["deferred_name"])),

@@ -31,6 +31,21 @@ describe("the clocks model's alternatives", () => {
     expect(operationAlternatives(twoClocks, at({ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 }))).toEqual([at({ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 })])
   })
 
+  it("a read of a consumed deferred under a storage fault may also run no transaction (C7), a first read may not", () => {
+    const fault = { transaction: 1, phase: "statementFails", statement: 1 } as const
+    const read: FaultedCommand = { op: "deferredResult", exec: "e1", deferred: "sig", fault }
+    const completed = stepped([{ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 }])
+    expect(operationAlternatives(completed, { command: read, atMs: completed.nowMs })).toEqual([{ command: read, atMs: completed.nowMs }])
+    const consumed = stepped([{ op: "deferredDone", exec: "e1", deferred: "sig", value: 1 }, { op: "deferredResult", exec: "e1", deferred: "sig" }])
+    const { fault: _fault, ...unfaulted } = read
+    expect(operationAlternatives(consumed, { command: read, atMs: consumed.nowMs })).toEqual([
+      { command: read, atMs: consumed.nowMs },
+      { command: unfaulted, atMs: consumed.nowMs }
+    ])
+    const plain: FaultedCommand = { op: "deferredResult", exec: "e1", deferred: "sig" }
+    expect(operationAlternatives(consumed, { command: plain, atMs: consumed.nowMs })).toHaveLength(1)
+  })
+
   it("a step gets as many pass orders as its pending clocks have, at most MAX_ALTERNATIVES", () => {
     const advance: FaultedCommand = { op: "advance", ms: 5 }
     const ordersFrom = (state: ModelState) => operationAlternatives(state, { command: advance, atMs: state.nowMs }).length
