@@ -5,12 +5,14 @@
  * (`StatementWatch.ts`) marked. A marking statement inside a transaction marks that transaction; one
  * outside marks the next transaction the operation begins (e.g. content's sweep: its reference scan,
  * then the delete's transaction). Only the operation carrying `label` (`HookPoints.OperationLabel`)
- * is marked or paused, so other operations on the same boundary pass through.
+ * is marked or paused, so other operations on the same boundary pass through. A write outside any
+ * transaction (one auto-committed statement, as upstream's sweep deletes) counts as the next transaction:
+ * it reaches the before-begin point, and has no before-commit point.
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { OperationLabel, type ScriptedHooks } from "./HookPoints.ts"
-import { type SeenStatement, watchStatements } from "./StatementWatch.ts"
+import { isWriteStatement, type SeenStatement, watchStatements } from "./StatementWatch.ts"
 import type { TransactionPoints } from "./StorageBoundary.ts"
 
 /** What marks a transaction, and the points a marked one reaches. */
@@ -48,12 +50,22 @@ export const markTransactions = (options: MarkOptions): MarkedTransactions => {
   const { hooks, label, marks, beforeBeginPoint, beforeCommitPoint } = options
   let markedForNext = false
   let markedCurrent = false
-  const seen = (statement: SeenStatement) => {
-    if (!marks(statement)) return
-    if (statement.inTransaction) markedCurrent = true
-    else markedForNext = true
-  }
   const reach = (point: string | undefined) => (point === undefined ? Effect.void : hooks.service.at(point))
+  const seen = (statement: SeenStatement): Effect.Effect<void> | void => {
+    if (marks(statement)) {
+      if (statement.inTransaction) markedCurrent = true
+      else markedForNext = true
+      return
+    }
+    // An auto-committed write is a transaction of one statement: a mark made before it is its mark. It
+    // reaches the point before it begins; it holds no lock before it runs, so it has no commit point.
+    if (!markedForNext || statement.inTransaction || !isWriteStatement(statement.text)) return
+    return Effect.flatMap(Effect.service(OperationLabel), (current) => {
+      if (current !== label) return Effect.void
+      markedForNext = false
+      return reach(beforeBeginPoint)
+    })
+  }
   const beforeBegin = Effect.flatMap(Effect.service(OperationLabel), (current) => {
     if (current !== label) return Effect.void
     markedCurrent = markedForNext

@@ -7,7 +7,7 @@ import BetterSqlite3 from "better-sqlite3"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeSqliteClient } from "../../adapters/sqlite/index.ts"
-import { type SeenStatement, watchStatements } from "../../harness/StatementWatch.ts"
+import { isWriteStatement, type SeenStatement, watchStatements } from "../../harness/StatementWatch.ts"
 
 describe("watchStatements", () => {
   it("sees each statement of the watched operation, inside or outside a transaction, and no other", async () => {
@@ -18,7 +18,9 @@ describe("watchStatements", () => {
       yield* watchStatements(
         Effect.andThen(sql`SELECT x FROM t`, sql.withTransaction(sql`INSERT INTO t (x) VALUES (${1})`)),
         sql.transactionService,
-        (statement) => seen.push(statement)
+        (statement) => {
+          seen.push(statement)
+        }
       )
       yield* sql`DELETE FROM t`
     }))
@@ -26,5 +28,28 @@ describe("watchStatements", () => {
       { text: "SELECT x FROM t", inTransaction: false },
       { text: "INSERT INTO t (x) VALUES (?)", inTransaction: true }
     ])
+  })
+
+  it("runs the effect `seen` returns before the statement, in its fiber", async () => {
+    const order: Array<string> = []
+    await Effect.runPromise(Effect.gen(function*() {
+      const sql = yield* makeSqliteClient(new BetterSqlite3(":memory:"))
+      yield* sql`CREATE TABLE t (x INTEGER)`
+      yield* watchStatements(
+        Effect.tap(sql`INSERT INTO t (x) VALUES (${1}) RETURNING x`, () => Effect.sync(() => order.push("ran"))),
+        sql.transactionService,
+        (statement) => isWriteStatement(statement.text) ? Effect.sync(() => order.push(`before ${statement.text.split(" ")[0]}`)) : undefined
+      )
+    }))
+    expect(order).toEqual(["before INSERT", "ran"])
+  })
+
+  it("tells writes from reads, a WITH by what its body does", () => {
+    for (const write of ["INSERT INTO t VALUES (1)", " update t set x = 1", "DELETE FROM t", "WITH gone AS (DELETE FROM t RETURNING x) SELECT count(*) FROM gone", "WITH n AS (SELECT 1) UPDATE t SET x = 2"]) {
+      expect(isWriteStatement(write), write).toBe(true)
+    }
+    for (const read of ["SELECT * FROM updates", "WITH a AS (SELECT 1) SELECT * FROM a", "select deleted_at from t", "CREATE TABLE t (x INTEGER)"]) {
+      expect(isWriteStatement(read), read).toBe(false)
+    }
   })
 })
