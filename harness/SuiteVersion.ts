@@ -36,7 +36,10 @@
  * statement's ordinal over the statements of the transaction it names, and appends a unit of calls with
  * one statement failing to 40% of fault scenarios. 0.12.0 adds CRN-017: upstream's own cron statements
  * (tick insert, rewrite with `ambiguous = false`, generation insert) must run on the implementation's
- * persisted layout, checked with each cron scenario's first step.
+ * persisted layout, checked with each cron scenario's first step. It also reads the clocks journal's
+ * engine event types by C2's names under any namespace, lets a repeat read of a consumed deferred run
+ * no transaction (C7), numbers a content sweep's transactions by the writes its store ran in them (an
+ * auto-committed claim or delete is none), and places a race's point before an auto-committed write.
  */
 export const SUITE_VERSION = "0.12.0"
 
