@@ -16,10 +16,11 @@
  * - every typed error the journal answers says what happened (a non-empty message): an error without
  *   one is answered as `<tag>:<reason> without a message`.
  */
-import { Data, Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 import type { SqlClient } from "effect/sql"
 import { canonical, type Check, resultJson } from "../../harness/ModelBased.ts"
 import type { Json } from "../../harness/Property.ts"
+import { inRolledBackTransaction } from "../../harness/RolledBackTransaction.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import type { PlatformAlarm } from "../../adapters/contract.ts"
@@ -33,9 +34,6 @@ export const PROBE_RUN_ID = "harness:journal-probe"
 
 /** The answer of an effect that succeeded with nothing. */
 const SUCCESS: Json = { _tag: "Success", value: null }
-
-/** Ends the probe's transaction so that it rolls back. */
-class ProbeRollback extends Data.TaggedError("ProbeRollback")<{}> {}
 
 /** A probe record; `changes` make the conflicting variants. */
 const probeRecord = (changes: Partial<JournalInput> = {}): JournalInput => ({
@@ -82,12 +80,8 @@ const admissionAnswers = (sql: SqlClient.SqlClient, journal: Journal) => {
     }
     const records = yield* readJournal(sql)
     stored = records.filter((record) => record.runId === PROBE_RUN_ID).map((record) => ({ eventType: record.eventType, payload: JSON.parse(record.payload) as Json, meta: JSON.parse(record.meta) as Json }))
-    return yield* new ProbeRollback()
   })
-  return sql.withTransaction(body).pipe(
-    Effect.catchTag("ProbeRollback", () => Effect.void),
-    Effect.map(() => ({ answers, stored }))
-  )
+  return Effect.map(inRolledBackTransaction(sql, body), () => ({ answers, stored }))
 }
 
 /** C3's deliveries: what each of three flushes handed the sink (an empty one, two records, an empty one). */

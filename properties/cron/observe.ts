@@ -67,6 +67,9 @@ export interface RawObservation {
 
 const integer = (value: unknown): number => (typeof value === "number" ? value : Number(String(value)))
 
+/** A flag column as any driver returns it: a boolean (Postgres BOOLEAN) or 0/1 (an integer column, SQLite). */
+export const flagOf = (value: unknown): boolean => value === true || integer(value) === 1
+
 const parseCaller = (text: unknown): Json => {
   try {
     return JSON.parse(String(text)) as Json
@@ -112,7 +115,7 @@ export const readObservation = (sql: SqlClient.SqlClient, dialect: Dialect): Eff
         dueAtMs: integer(row.due_at_ms), scheduledAtMs: integer(row.scheduled_at_ms),
         command: String(row.command), payload: String(row.payload), caller: parseCaller(row.caller),
         attempts: integer(row.attempts), lastError: row.last_error === null ? null : String(row.last_error),
-        ambiguous: row.ambiguous === true || integer(row.ambiguous) === 1
+        ambiguous: flagOf(row.ambiguous)
       })),
       fired: fired.map((row): RawFired => ({
         commandId: String(row.command_id), actorId: String(row.actor_id), timerKey: row.timer_key === null ? null : String(row.timer_key),

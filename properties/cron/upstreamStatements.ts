@@ -10,10 +10,12 @@
  * The seeds do not give upstream's CREATE TABLE, so declared types are not compared: only what upstream's
  * statements need of them.
  */
-import { Data, Effect } from "effect"
+import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { causeChainText } from "../../harness/ErrorText.ts"
+import { inRolledBackTransaction } from "../../harness/RolledBackTransaction.ts"
+import { flagOf } from "./observe.ts"
 import { type Check, toJson } from "../../harness/ModelBased.ts"
 
 /** The probe row's owner: a tenant and actor type no scenario uses. */
@@ -22,18 +24,12 @@ const PROBE = { tenant: "layout-probe", actorType: "layout-probe", actorId: "p",
 /** What a probe statement did: accepted, with what it read back, or refused with the database's words. */
 type ProbeOutcome = { readonly accepted: true; readonly read?: unknown } | { readonly accepted: false; readonly refusal: string }
 
-/** The harness's rollback marker, carrying what the probe read before it. */
-class RolledBack extends Data.TaggedError("RolledBack")<{ readonly read: unknown }> {}
-
 /** Runs `body` in a transaction that is always rolled back; a refused statement becomes its words. */
 const rolledBack = (sql: SqlClient.SqlClient, body: Effect.Effect<unknown, SqlError>): Effect.Effect<ProbeOutcome> =>
-  sql.withTransaction(Effect.flatMap(body, (read) => Effect.fail(new RolledBack({ read })))).pipe(
+  inRolledBackTransaction(sql, body).pipe(
     Effect.match({
-      onSuccess: (): ProbeOutcome => ({ accepted: true }),
-      onFailure: (error): ProbeOutcome =>
-        error._tag === "RolledBack"
-          ? (error.read === undefined ? { accepted: true } : { accepted: true, read: error.read })
-          : { accepted: false, refusal: causeChainText(error) }
+      onSuccess: (read): ProbeOutcome => (read === undefined ? { accepted: true } : { accepted: true, read }),
+      onFailure: (error): ProbeOutcome => ({ accepted: false, refusal: causeChainText(error) })
     })
   )
 
@@ -51,7 +47,7 @@ const readDefaults = (sql: SqlClient.SqlClient, intentId: string) =>
   Effect.map(
     sql<{ readonly attempts: unknown; readonly last_error: unknown; readonly ambiguous: unknown }>`SELECT attempts, last_error, ambiguous
       FROM actor_outbox WHERE intent_id = ${intentId}`,
-    (rows) => rows.map((row) => ({ attempts: Number(row.attempts), lastError: row.last_error, ambiguous: row.ambiguous === true || Number(row.ambiguous) === 1 }))
+    (rows) => rows.map((row) => ({ attempts: Number(row.attempts), lastError: row.last_error, ambiguous: flagOf(row.ambiguous) }))
   )
 
 /** Upstream's settling rewrite of a claimed tick (seed 001), in place. */
