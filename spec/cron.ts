@@ -76,7 +76,7 @@ export const cronRequirements: ReadonlyArray<Requirement> = [
     "A runner whose lease has passed MUST change nothing: every settling write (delete, backoff, rewrite) MUST be fenced on due_at = claimed_until.",
     ["B5", "N8"]),
   cron("CRN-017", "upstream's persisted layout",
-    "The outbox, generation and receipt tables MUST keep upstream's names and columns, so upstream's own statements run on them: its tick insert (attempts, last_error and ambiguous left to their defaults 0, NULL and false, conflicting on the timer-key unique index), its rewrite (`ambiguous = false`, which Postgres takes only in a BOOLEAN column) and its generation insert. Declared types are the implementation's where upstream's statements do not decide them.",
+    "The outbox and generation tables MUST keep upstream's names and columns, so upstream's own statements (those the seed gives) run on them: its tick insert (attempts, last_error and ambiguous left to their defaults 0, NULL and false, conflicting on the timer-key unique index), its rewrite (`ambiguous = false`, which Postgres takes only in a BOOLEAN column) and its generation insert. Declared types are the implementation's where upstream's statements do not decide them.",
     ["Rows"], "0.12.0")
 ]
 
