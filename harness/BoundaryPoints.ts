@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import { OperationLabel, type ScriptedHooks } from "./HookPoints.ts"
-import type { TransactionPoints } from "./StorageBoundary.ts"
+import type { StorageBoundary, TransactionPoints } from "./StorageBoundary.ts"
 
 /** The point an operation's transaction reaches after its body, before COMMIT (`holdingBeforeCommit`). */
 export const BEFORE_COMMIT_POINT = "storage.beforeCommit"
@@ -49,7 +49,7 @@ export const holdingBeforeCommit = (hooks: ScriptedHooks, label: string): Transa
  * operations on separate boundaries (cron's runners) pause at either point only where armed.
  */
 export const withOpenTransactionPoints = <A, E, R>(
-  boundaries: ReadonlyArray<{ readonly setTransactionPoints: (points: TransactionPoints | undefined) => void }>,
+  boundaries: ReadonlyArray<PointedBoundary>,
   hooks: ScriptedHooks,
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R> => {
@@ -57,9 +57,15 @@ export const withOpenTransactionPoints = <A, E, R>(
   return boundaries.reduce((wrapped, boundary) => withBoundaryPoints(boundary, points, wrapped), effect)
 }
 
-/** `effect` with `points` set on `boundary` while it runs (cleared after, however it ends). */
-export const withBoundaryPoints = <A, E, R>(boundary: { readonly setTransactionPoints: (points: TransactionPoints | undefined) => void }, points: TransactionPoints, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+/** What `withBoundaryPoints` needs of a boundary. */
+export type PointedBoundary = Pick<StorageBoundary, "setTransactionPoints" | "withAutoCommittedWrites">
+
+/**
+ * `effect` with `points` set on `boundary` while it runs (cleared after, however it ends), and its
+ * writes outside a transaction reaching them as transactions do (`StorageBoundary.withAutoCommittedWrites`).
+ */
+export const withBoundaryPoints = <A, E, R>(boundary: PointedBoundary, points: TransactionPoints, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.suspend(() => {
     boundary.setTransactionPoints(points)
-    return effect
+    return boundary.withAutoCommittedWrites(effect)
   }).pipe(Effect.ensuring(Effect.sync(() => boundary.setTransactionPoints(undefined))))

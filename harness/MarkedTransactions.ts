@@ -6,13 +6,13 @@
  * outside marks the next transaction the operation begins (e.g. content's sweep: its reference scan,
  * then the delete's transaction). Only the operation carrying `label` (`HookPoints.OperationLabel`)
  * is marked or paused, so other operations on the same boundary pass through. A write outside any
- * transaction (one auto-committed statement, as upstream's sweep deletes) counts as the next transaction:
- * it reaches the before-begin point, and has no before-commit point.
+ * transaction (one auto-committed statement, as upstream's sweep deletes) is a transaction to the
+ * boundary (`AutoCommittedWrites.ts`): it reaches the before-begin point, and has no before-commit point.
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { OperationLabel, type ScriptedHooks } from "./HookPoints.ts"
-import { isWriteStatement, type SeenStatement, watchStatements } from "./StatementWatch.ts"
+import { type SeenStatement, watchStatements } from "./StatementWatch.ts"
 import type { TransactionPoints } from "./StorageBoundary.ts"
 
 /** What marks a transaction, and the points a marked one reaches. */
@@ -51,20 +51,10 @@ export const markTransactions = (options: MarkOptions): MarkedTransactions => {
   let markedForNext = false
   let markedCurrent = false
   const reach = (point: string | undefined) => (point === undefined ? Effect.void : hooks.service.at(point))
-  const seen = (statement: SeenStatement): Effect.Effect<void> | void => {
-    if (marks(statement)) {
-      if (statement.inTransaction) markedCurrent = true
-      else markedForNext = true
-      return
-    }
-    // An auto-committed write is a transaction of one statement: a mark made before it is its mark. It
-    // reaches the point before it begins; it holds no lock before it runs, so it has no commit point.
-    if (!markedForNext || statement.inTransaction || !isWriteStatement(statement.text)) return
-    return Effect.flatMap(Effect.service(OperationLabel), (current) => {
-      if (current !== label) return Effect.void
-      markedForNext = false
-      return reach(beforeBeginPoint)
-    })
+  const seen = (statement: SeenStatement): void => {
+    if (!marks(statement)) return
+    if (statement.inTransaction) markedCurrent = true
+    else markedForNext = true
   }
   const beforeBegin = Effect.flatMap(Effect.service(OperationLabel), (current) => {
     if (current !== label) return Effect.void

@@ -18,31 +18,33 @@ export interface SeenStatement {
   readonly inTransaction: boolean
 }
 
-/** A statement that writes: it starts with INSERT, UPDATE or DELETE, or is a WITH whose body does. */
+/**
+ * A statement that writes rows: it starts with INSERT, UPDATE, DELETE, MERGE or SQLite's REPLACE, or is
+ * a WITH whose body does. Schema statements (CREATE, ALTER, DROP) are not row writes.
+ */
 export const isWriteStatement = (text: string): boolean =>
-  /^\s*(insert|update|delete)\b/i.test(text) || (/^\s*with\b/i.test(text) && /\b(insert\s+into|update\s+\w+\s+set|delete\s+from)\b/i.test(text))
+  /^\s*(insert|update|delete|merge|replace)\b/i.test(text) ||
+  (/^\s*with\b/i.test(text) && /\b(insert\s+into|update\s+\w+\s+set|delete\s+from|merge\s+into)\b/i.test(text))
 
 /**
  * `operation` with `seen` told of every statement it runs on a client whose transactions carry
- * `transactionService`, before the statement runs. When `seen` returns an effect, the statement runs
- * after it, in the statement's own fiber (a pause before an auto-committed write, `MarkedTransactions.ts`).
+ * `transactionService`, before the statement runs.
  *
  * @example watchStatements(store.sweep(false), sql.transactionService, (statement) => { if (/actor_content_refs/.test(statement.text)) scans++ })
  */
 export const watchStatements = <A, E, R>(
   operation: Effect.Effect<A, E, R>,
   transactionService: SqlClient.SqlClient["transactionService"],
-  seen: (statement: SeenStatement) => Effect.Effect<void> | void
+  seen: (statement: SeenStatement) => void
 ): Effect.Effect<A, E, R> =>
   withStatementFaults(operation, (outer: Statement.Transformer | undefined): Statement.Transformer => (statement, sql, fiber, span) => {
     let text: string | undefined
-    const before = seen({
+    seen({
       get text() {
         text ??= statement.compile()[0]
         return text
       },
       inTransaction: Context.getOrUndefined(fiber.context, transactionService) !== undefined
     })
-    const next = outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span)
-    return before === undefined ? next : Effect.andThen(before, next)
+    return outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span)
   })

@@ -19,13 +19,20 @@
  * rolls back (platform alarm included) and the implementation goes on with the error in hand. A failed
  * statement (`StatementFault.ts`) fails one statement of the transaction and aborts it, as Postgres
  * does; a transaction that runs fewer statements than the fault names is refused at COMMIT instead.
+ *
+ * A write the implementation runs outside any transaction is a transaction of one statement
+ * (`AutoCommittedWrites.ts`): it is counted among the outermost transactions, reaches the point before
+ * a transaction begins, and meets every fault: before it runs (`inside`, `commitRefused`, a failed
+ * statement) nothing lands; after it ran (`afterCommit`, `lostReply`) it landed. A subject whose model
+ * gives such a write no meaning yet turns this off (`BoundaryOptions`), and says why.
  */
-import { Deferred, Effect, Exit, Fiber, Option } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import { SerializationError, SqlError, UnknownError } from "effect/sql/SqlError"
 import type { PlatformAlarm } from "../adapters/contract.ts"
 import type { StorageFault } from "./Faults.ts"
-import { type StatementFaultWatch, statementFaultTransformer, withStatementFaults } from "./StatementFault.ts"
+import { type AutoCommittedWrite, autoCommittedWriteTransformer } from "./AutoCommittedWrites.ts"
+import { deadlockVictimError, type StatementFaultWatch, statementFaultTransformer, withStatementFaults } from "./StatementFault.ts"
 
 /** A crash the boundary performed in the current operation. */
 export interface StorageCrash {
@@ -52,6 +59,11 @@ export const MAX_TRANSACTIONS_PER_OPERATION = 10_000
 export interface StorageBoundary {
   /** The client to hand to the implementation: the adapter's, with outermost transactions observed. */
   readonly sql: SqlClient.SqlClient
+  /**
+   * `effect` with its writes outside any transaction counted, paused before and faulted as transactions,
+   * as `run` does for its operation: for an operation a race runs without `run` (`withBoundaryPoints`).
+   */
+  readonly withAutoCommittedWrites: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** The platform alarm to hand to the implementation: the adapter's, failing when a fault says so. */
   readonly platformAlarm: PlatformAlarm
   /** Starts an operation: resets the transaction count and arms `fault` (or nothing). */
@@ -126,6 +138,9 @@ class SwallowedStatementFailure<A> {
 
 const isSwallowedStatementFailure = (error: unknown): error is SwallowedStatementFailure<unknown> => error instanceof SwallowedStatementFailure
 
+/** The boundary whose `run` the current fiber is in (its statements are the ones it counts). */
+const ActiveBoundary = Context.Reference<object | undefined>("durable-conformance/ActiveBoundary", { defaultValue: () => undefined })
+
 /** Mutable bookkeeping of one operation. */
 interface OperationState {
   fault: StorageFault | undefined
@@ -142,6 +157,16 @@ interface OperationState {
   points: TransactionPoints | undefined
 }
 
+/** Options of `makeStorageBoundary`. */
+export interface BoundaryOptions {
+  /**
+   * Whether a write outside any transaction counts, pauses and is faulted as a transaction of one
+   * statement (`AutoCommittedWrites.ts`). Default true. Off, such a write passes unseen: no fault can
+   * strike it, so a subject turns it off only with a recorded reason.
+   */
+  readonly autoCommittedWrites?: boolean
+}
+
 /**
  * Builds the boundary over the adapter's client and platform alarm. One boundary serves a whole run,
  * including the services rebuilt after crashes.
@@ -153,7 +178,7 @@ interface OperationState {
  * const outcome = yield* boundary.run(scheduler.processDueAlarms(handle))
  * ```
  */
-export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: PlatformAlarm): StorageBoundary => {
+export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: PlatformAlarm, options: BoundaryOptions = {}): StorageBoundary => {
   const state: OperationState = {
     fault: undefined,
     started: 0,
@@ -242,6 +267,37 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
       ) as Effect.Effect<A, E | SqlError, R>
     })
 
+  /** Counts and faults a write outside any transaction as a transaction of one statement (see the module doc). */
+  const autoCommitted: AutoCommittedWrite = (execute) =>
+    Effect.andThen(
+      Effect.suspend(() => state.points?.beforeBegin ?? Effect.void),
+      Effect.suspend(() => {
+        if (state.started >= MAX_TRANSACTIONS_PER_OPERATION) {
+          return Effect.die(new Error(`an operation started more than ${MAX_TRANSACTIONS_PER_OPERATION} storage transactions`))
+        }
+        const ordinal = ++state.started
+        const landed = Effect.sync(() => void state.committed++)
+        switch (faultOf(ordinal)) {
+          case "inside":
+            return crashHere(ordinal, "inside")
+          case "commitRefused":
+            return Effect.fail(commitRefusedError())
+          case "statementFails": {
+            // Its one statement is the first; a fault naming a later one refuses its COMMIT instead.
+            const first = (state.fault?.statement ?? 1) <= 1
+            state.statementFaultOutcome = first ? "statementFailed" : "commitRefusedInstead"
+            return Effect.fail(first ? deadlockVictimError() : commitRefusedError())
+          }
+          case "afterCommit":
+            return execute.pipe(Effect.andThen(landed), Effect.andThen(crashHere(ordinal, "afterCommit")))
+          case "lostReply":
+            return execute.pipe(Effect.andThen(landed), Effect.andThen(Effect.fail(lostReplyError())))
+          default:
+            return landed
+        }
+      })
+    )
+
   const withTransaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(Effect.serviceOption(inner.transactionService), (open) =>
       // A nested call is a savepoint of the open transaction: not a transaction of its own.
@@ -258,12 +314,24 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
   const alarmWrite = <A>(operation: string, write: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
     Effect.suspend(() => (faultOf(state.started) === "setAlarmFails" ? Effect.fail(platformAlarmError(operation)) : write))
 
+  /** `operation` with its auto-committed writes handed to `autoCommitted`; `token` tells its statements from a nested run's. */
+  const withAutoCommittedWrites = <A, E, R>(operation: Effect.Effect<A, E, R>, token: object): Effect.Effect<A, E, R> =>
+    options.autoCommittedWrites === false ? operation : withStatementFaults(
+      Effect.provideService(operation, ActiveBoundary, token),
+      (outer) =>
+        autoCommittedWriteTransformer({
+          transactionService: inner.transactionService,
+          owns: (fiber, client) => client === inner && fiber.getRef(ActiveBoundary) === token,
+          write: autoCommitted
+        }, outer)
+    )
+
   // One fiber per operation: its end and a crash point both complete `signal`, and the first wins.
   const run = <A, E, R>(operation: Effect.Effect<A, E, R>): Effect.Effect<BoundedOutcome<A, E>, never, R> =>
     Effect.gen(function*() {
       const signal = yield* Deferred.make<BoundedOutcome<A, E>>()
       state.signal = signal as Deferred.Deferred<BoundedOutcome<unknown, unknown>>
-      const fiber = yield* Effect.forkChild(operation)
+      const fiber = yield* Effect.forkChild(withAutoCommittedWrites(operation, signal))
       const stopObserving = fiber.addObserver((exit) => void Deferred.doneUnsafe(signal, Exit.succeed({ _tag: "Completed", exit })))
       const outcome = yield* Deferred.await(signal)
       stopObserving()
@@ -278,6 +346,7 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
 
   return {
     sql,
+    withAutoCommittedWrites: (effect) => Effect.suspend(() => withAutoCommittedWrites(effect, {})),
     platformAlarm: {
       get: platformAlarm.get,
       set: (epochMs) => alarmWrite("set", platformAlarm.set(epochMs)),

@@ -40,8 +40,11 @@
  * engine event types by C2's names under any namespace, lets a repeat read of a consumed deferred run
  * no transaction (C7), numbers a content sweep's transactions by the writes its store ran in them (an
  * auto-committed claim or delete is none), and places a race's point before an auto-committed write.
+ * 0.13.0 counts and faults every write an implementation runs outside a transaction as a transaction of
+ * one statement (content, clocks, cron; alarms keeps transactions only, for R3's migration): a storage
+ * fault can strike upstream's auto-committed sweep writes, and fault ordinals after such a write move.
  */
-export const SUITE_VERSION = "0.12.0"
+export const SUITE_VERSION = "0.13.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

@@ -81,19 +81,7 @@ export type ContentOperation =
      * Tenants it does not name come after those it names, by id.
      */
     readonly tenantOrder?: ReadonlyArray<string>
-    /** Which of the pass's writes ran as single auto-committed statements, as seen (absent: both in transactions). */
-    readonly layout?: SweepLayout
   }
-
-/**
- * How a store runs a sweep's writes. K6 leaves it open: upstream runs its tenant claim and each delete as
- * one auto-committed statement, the shipped store wraps each in a transaction. Only transactions count
- * for, and are struck by, storage faults.
- */
-export interface SweepLayout {
-  readonly claimAutoCommitted: boolean
-  readonly deletesAutoCommitted: boolean
-}
 
 /** A client's attach as it happens for real: a fresh grant, then the attach under it. */
 export type GrantAndAttach = AttachmentPlace & { readonly kind: "grantAndAttach"; readonly hash: string; readonly size: number; readonly atMs: number }

@@ -7,8 +7,9 @@
  * `(granted_until, hash)`, the reference scan, and one transaction deleting the unreferenced
  * candidates still below `sweepStart - T - S` together with their chunks. A racing operation runs
  * between the first reference scan and its delete, or after the pass; a storage fault stops the pass
- * at its transaction. Upstream runs the claim and each delete as one auto-committed statement instead,
- * which no fault strikes (`SweepLayout`, as the harness saw the store run them).
+ * at its transaction. Upstream runs the claim and each delete as one auto-committed statement instead:
+ * the storage boundary counts and faults each as a transaction of its own (`harness/AutoCommittedWrites.ts`),
+ * so the numbering is the same for either layout.
  */
 import type { ContentOperation, RacingOperation, ReachedFault } from "./operations.ts"
 import { faultCommitted, faultResult, type ModelResult, success } from "./results.ts"
@@ -52,16 +53,8 @@ interface Pass {
 const byPage = (a: ModelContent, b: ModelContent): number =>
   a.grantedUntilMs - b.grantedUntilMs || compareCodeUnits(a.hash, b.hash)
 
-/**
- * Counts a transaction; true when the fault stops the pass here (after `commit` ran if it committed).
- * A write the store ran as one auto-committed statement (`autoCommitted`) is no transaction: it commits,
- * and no fault strikes it.
- */
-const transaction = (pass: Pass, fault: ReachedFault | undefined, commit: () => void, autoCommitted = false): boolean => {
-  if (autoCommitted) {
-    commit()
-    return false
-  }
+/** Counts a transaction; true when the fault stops the pass here (after `commit` ran if it committed). */
+const transaction = (pass: Pass, fault: ReachedFault | undefined, commit: () => void): boolean => {
   pass.transactions++
   const struck = fault !== undefined && fault.transaction === pass.transactions
   if (!struck || faultCommitted(fault)) commit()
@@ -87,7 +80,7 @@ const tenantsOf = (pass: Pass, op: Extract<ContentOperation, { kind: "sweep" }>)
     let sweptAtMs = pass.state.sweptAtMs
     for (const tenant of due) sweptAtMs = withEntry(sweptAtMs, tenant, op.atMs)
     pass.state = { ...pass.state, sweptAtMs }
-  }, op.layout?.claimAutoCommitted === true)
+  })
   return struck ? [] : due
 }
 
@@ -138,7 +131,7 @@ const sweepTenant = (pass: Pass, op: Extract<ContentOperation, { kind: "sweep" }
         }
       }
       pass.state = { ...pass.state, contents }
-    }, op.layout?.deletesAutoCommitted === true)
+    })
     if (struck) return
   }
 }

@@ -15,7 +15,7 @@ import type { AlarmReporterFn, AlarmScheduler, AlarmsImplementation } from "../.
 import { UpstreamAlarmReporter, UpstreamScheduleConfiguration } from "./upstreamReferences.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { errorTag, parkedReportJson, toImplementationConfiguration } from "./driver.ts"
-import { buildFailure, harnessError, readApiStatuses } from "./session.ts"
+import { ALARMS_BOUNDARY, buildFailure, harnessError, readApiStatuses } from "./session.ts"
 
 /** Statuses of every alarm of the id space and the platform alarm. */
 export interface RaceObservation {
@@ -53,7 +53,7 @@ export const openRaceSession = (implementation: AlarmsImplementation, database: 
     const provide = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
       effect.pipe(Effect.provideService(UpstreamScheduleConfiguration, configuration), Effect.provideService(UpstreamAlarmReporter, reporter))
     // Faults reach an implementation only through a boundary; this property arms none.
-    const firstBoundary = makeStorageBoundary(database.connections[0]!, database.platformAlarm)
+    const firstBoundary = makeStorageBoundary(database.connections[0]!, database.platformAlarm, ALARMS_BOUNDARY)
     firstBoundary.arm(undefined)
     const build = (boundary: StorageBoundary) =>
       provide(implementation.make({ sql: boundary.sql, dialect, platformAlarm: boundary.platformAlarm })).pipe(Effect.mapError(buildFailure(implementation)))
@@ -62,7 +62,7 @@ export const openRaceSession = (implementation: AlarmsImplementation, database: 
     // its own connection (the adapter's is bound to connections[0], held by the first's transaction).
     const secondAlarm = (): PlatformAlarm => capabilities.platformAlarm === "emulated" ? emulatedPlatformAlarm(database.connections[1]!) : database.platformAlarm
     const secondBoundary = () => {
-      const boundary = makeStorageBoundary(database.connections[1]!, secondAlarm())
+      const boundary = makeStorageBoundary(database.connections[1]!, secondAlarm(), ALARMS_BOUNDARY)
       boundary.arm(undefined)
       return boundary
     }

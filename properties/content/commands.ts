@@ -5,7 +5,7 @@
  */
 import { Effect, Result } from "effect"
 import type { Json } from "../../harness/Property.ts"
-import type { ContentModelState, ContentOperation, GrantFacts, ReachedFault, SweepLayout } from "../../models/content/index.ts"
+import type { ContentModelState, ContentOperation, GrantFacts, ReachedFault } from "../../models/content/index.ts"
 import type { ContentStore } from "../../subjects/content/api.ts"
 import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { bodyOf, bytesJson, optionalGrantJson, streamJson, uploadJson } from "./driver.ts"
@@ -153,7 +153,3 @@ export const withReachedFault = (operation: ContentOperation, reached: { readonl
   reached === undefined || operation.kind === "read" || operation.kind === "stream" || operation.kind === "verify"
     ? operation
     : { ...operation, fault: reached as ReachedFault }
-
-/** A sweep with the layout its store was seen to run (kept absent for the shipped layout: both in transactions). */
-export const withSweepLayout = (operation: ContentOperation, layout: SweepLayout | undefined): ContentOperation =>
-  operation.kind !== "sweep" || layout === undefined || (!layout.claimAutoCommitted && !layout.deletesAutoCommitted) ? operation : { ...operation, layout }

@@ -17,8 +17,7 @@ import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { struckFaultWords } from "../../harness/StruckFault.ts"
 import { storageChecks } from "./checks.ts"
-import { resolveCommand, type WalletEntry, withReachedFault, withSweepLayout } from "./commands.ts"
-import { makeSweepLayoutWatch } from "./sweepLayout.ts"
+import { resolveCommand, type WalletEntry, withReachedFault } from "./commands.ts"
 import { MODEL_CONFIG, modelConfigOf, PAYLOADS, sha256HexOf } from "./config.ts"
 import { errorTag, resultAsRead } from "./driver.ts"
 import { type ObservedStorage, observeStorage, storageJson } from "./observe.ts"
@@ -92,13 +91,8 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
     const resolved = resolveCommand(command, { hashes: run.hashes, wallet: run.wallet, atMs, model: run.model })!
     const fault = "fault" in command ? command.fault : undefined
     const forger = command.op === "forge" ? yield* session.forger : undefined
-    // A sweep's claim and deletes may run auto-committed (upstream) or in transactions: the model numbers what ran.
-    const layoutWatch = resolved.operation.kind === "sweep" ? makeSweepLayoutWatch(database.sql.transactionService) : undefined
-    const called = yield* session.call(fault, (store) => {
-      const call = resolved.call(store, forger ?? store)
-      return layoutWatch === undefined ? call : layoutWatch.watched(call)
-    })
-    const reached = withSweepLayout(withReachedFault(resolved.operation, called.reached), layoutWatch?.layout())
+    const called = yield* session.call(fault, (store) => resolved.call(store, forger ?? store))
+    const reached = withReachedFault(resolved.operation, called.reached)
     const before = run.model
     const observed = yield* observeStorage(database.sql, MODEL_CONFIG.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
     const actual = resultJson(

@@ -22,9 +22,8 @@
  */
 import { Effect, type Exit, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
-import { AFTER_BEGIN_POINT, BEFORE_COMMIT_POINT, withOpenTransactionPoints } from "../../harness/BoundaryPoints.ts"
+import { AFTER_BEGIN_POINT, BEFORE_COMMIT_POINT, type PointedBoundary, withOpenTransactionPoints } from "../../harness/BoundaryPoints.ts"
 import { makeScriptedHooks, type ScriptedHooks } from "../../harness/HookPoints.ts"
-import type { StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { finish, pausedOrDone, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import { RELAY_BEGUN_HOOK, RELAY_WRITTEN_HOOK } from "../../subjects/cron/relay.ts"
@@ -148,7 +147,7 @@ export const runRace = <A>(
  * too; the points pause only the operation a race armed.
  */
 export const runRaceOverBoundaries = <A>(
-  boundaries: ReadonlyArray<Pick<StorageBoundary, "setTransactionPoints">>,
+  boundaries: ReadonlyArray<PointedBoundary>,
   entries: readonly [RaceEntry<A>, RaceEntry<A>],
   order: ReadonlyArray<number>,
   observer: SqlClient.SqlClient

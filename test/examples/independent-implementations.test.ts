@@ -17,10 +17,10 @@
  *   transaction a storage fault could strike (C7 says later reads change nothing; `models/clocks/alternatives.ts`).
  * - The content store passes every content requirement. It runs its sweep's claim and its Postgres
  *   delete as single auto-committed statements, as upstream does: the model numbered the sweep's
- *   transactions by the shipped store's layout (`properties/content/sweepLayout.ts` now sees which ran),
- *   and the races' points followed transactions only, so its races were never placed and three
- *   requirements stayed unknown (an auto-committed write now reaches the before-begin point,
- *   `harness/MarkedTransactions.ts`).
+ *   transactions by the shipped store's layout, no fault could strike those writes, and the races'
+ *   points followed transactions only, so its races were never placed and three requirements stayed
+ *   unknown. The storage boundary now counts, pauses before and faults each write outside a
+ *   transaction as a transaction of one statement (`harness/AutoCommittedWrites.ts`).
  * - The alarm scheduler passes every alarms requirement. The only thing it missed at first was upstream's
  *   span names (ALM-054, which cites the seed), which it then took from the seed.
  */

@@ -5,7 +5,8 @@
  * and defect, a transaction crashed inside rolls back, one crashed after commit stays. A lost reply
  * commits but fails the caller; a failing platform alarm write fails only in its transaction; a refused
  * commit runs its body, rolls back and fails the caller, who goes on; a failed statement aborts its
- * transaction as Postgres does. Only
+ * transaction as Postgres does. A write outside any transaction is a transaction of one statement, and
+ * meets every fault as one. Only
  * work run uninterruptibly goes on past a crash, and its writes land (the model then sees them).
  */
 import { Cause, Effect, Exit, Fiber } from "effect"
@@ -14,7 +15,7 @@ import { isSqlError } from "effect/sql/SqlError"
 import { describe, expect, it } from "vitest"
 import type { StorageAdapter } from "../../adapters/contract.ts"
 import type { StorageFault } from "../../harness/Faults.ts"
-import { type BoundedOutcome, makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
+import { type BoundaryOptions, type BoundedOutcome, makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
 
 const adapters = useNodeAdapters()
@@ -29,12 +30,12 @@ interface Harness {
   readonly run: <A, E>(fault: StorageFault | undefined, operation: Effect.Effect<A, E>) => Effect.Effect<BoundedOutcome<A, E>>
 }
 
-const withHarness = <A>(adapter: StorageAdapter, body: (h: Harness) => Effect.Effect<A, unknown>): Promise<A> =>
+const withHarness = <A>(adapter: StorageAdapter, body: (h: Harness) => Effect.Effect<A, unknown>, options?: BoundaryOptions): Promise<A> =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const database = yield* adapter.open()
     const raw: SqlClient.SqlClient = database.sql
     yield* raw.unsafe("CREATE TABLE t (v INTEGER NOT NULL)")
-    const boundary = makeStorageBoundary(raw, database.platformAlarm)
+    const boundary = makeStorageBoundary(raw, database.platformAlarm, options)
     const harness: Harness = {
       boundary,
       rows: Effect.map(raw.unsafe<{ readonly v: unknown }>("SELECT v FROM t ORDER BY v"), (rows) => rows.map((row) => Number(row.v))),
@@ -51,7 +52,7 @@ const withHarness = <A>(adapter: StorageAdapter, body: (h: Harness) => Effect.Ef
 const crashed = <A, E>(outcome: BoundedOutcome<A, E>) => (outcome._tag === "Crashed" ? outcome.crash : null)
 
 describe.each(NODE_ADAPTER_NAMES)("storage boundary on %s", (name) => {
-  it("counts outermost transactions only; a nested call is a savepoint of the open one", async () => {
+  it("counts outermost transactions and writes outside any transaction; a nested call is a savepoint of the open one", async () => {
     const counts = await withHarness(adapters[name]!, (h) =>
       Effect.gen(function*() {
         yield* h.run(undefined, Effect.gen(function*() {
@@ -60,11 +61,12 @@ describe.each(NODE_ADAPTER_NAMES)("storage boundary on %s", (name) => {
             yield* h.boundary.sql.withTransaction(h.insert(2))
           }))
           yield* h.boundary.sql.withTransaction(h.insert(3))
-          yield* h.insert(4) // outside any transaction: not counted
+          yield* h.insert(4) // outside any transaction: a transaction of one statement
+          yield* h.boundary.sql`SELECT v FROM t` // a read outside one: not counted
         }))
         return { started: h.boundary.transactionsStarted(), committed: h.boundary.transactionsCommitted(), rows: yield* h.rows }
       }))
-    expect(counts).toEqual({ started: 2, committed: 2, rows: [1, 2, 3, 4] })
+    expect(counts).toEqual({ started: 3, committed: 3, rows: [1, 2, 3, 4] })
   })
 
   it("a crash inside the n-th transaction rolls it back and nothing after the crash point runs, whatever the code catches", async () => {
@@ -248,14 +250,13 @@ describe.each(NODE_ADAPTER_NAMES)("storage boundary on %s", (name) => {
           Effect.flip(h.boundary.sql.withTransaction(Effect.andThen(h.insert(2), Effect.fail("closure failed" as const))))
         )
         const ownOutcome = h.boundary.statementFaultOutcome()
-        const outside = yield* h.run({ transaction: 1, phase: "statementFails", statement: 1 }, h.insert(3)) // no transaction: not faulted
-        return { short, shortOutcome, own, ownOutcome, outside: outside._tag, rows: yield* h.rows }
+        return { short, shortOutcome, own, ownOutcome, rows: yield* h.rows }
       }))
     const refused = result.short._tag === "Completed" && Exit.isSuccess(result.short.exit) ? result.short.exit.value : null
     expect(isSqlError(refused) && refused.reason._tag).toBe("SerializationError")
     expect(result.own._tag === "Completed" && Exit.isSuccess(result.own.exit) && result.own.exit.value).toBe("closure failed")
-    expect({ shortOutcome: result.shortOutcome, ownOutcome: result.ownOutcome, outside: result.outside, rows: result.rows })
-      .toEqual({ shortOutcome: "commitRefusedInstead", ownOutcome: "bodyFailedFirst", outside: "Completed", rows: [3] })
+    expect({ shortOutcome: result.shortOutcome, ownOutcome: result.ownOutcome, rows: result.rows })
+      .toEqual({ shortOutcome: "commitRefusedInstead", ownOutcome: "bodyFailedFirst", rows: [] })
   })
 
   it("interrupts a detached fiber that reached the crash point, so the database is free for the rebuilt service", async () => {

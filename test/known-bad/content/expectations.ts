@@ -31,6 +31,7 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "scan-misses-key-range": { properties: MODEL_FIRST, maxSteps: 8 },
   "grant-after-delete": { properties: RACES_FIRST, maxSteps: 4 },
   "chunks-separate-statement": { properties: FAULTS_FIRST, maxSteps: 5 },
+  "deletes-without-transaction": { properties: FAULTS_FIRST, maxSteps: 5 },
   "forced-sweep-recorded": { properties: MODEL_FIRST, maxSteps: 5 },
   "read-size-unchecked": { properties: MODEL_FIRST, maxSteps: 5 },
   "foreign-grant-accepted": { properties: MODEL_FIRST, maxSteps: 6 },

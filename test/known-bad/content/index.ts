@@ -4,6 +4,7 @@
  */
 import { chunksSeparateStatement } from "./chunks-separate-statement.ts"
 import { countCandidates } from "./count-candidates.ts"
+import { deletesWithoutTransaction } from "./deletes-without-transaction.ts"
 import { expiryBoundaryStrict } from "./expiry-boundary-strict.ts"
 import { forcedSweepRecorded } from "./forced-sweep-recorded.ts"
 import { foreignGrantAccepted } from "./foreign-grant-accepted.ts"
@@ -37,5 +38,6 @@ export const knownBadContents: ReadonlyArray<KnownBadContent> = [
   expiryBoundaryStrict,
   pagingSkipsTies,
   raiseSwallowsStatementFailure,
-  grantTrailingPartsIgnored
+  grantTrailingPartsIgnored,
+  deletesWithoutTransaction
 ]

@@ -1,0 +1,62 @@
+/**
+ * Writes an implementation runs outside any transaction, seen at the storage boundary with no
+ * cooperation of the implementation. SQL runs such a statement as a transaction of its own (autocommit),
+ * so the boundary counts it, pauses before it and faults it exactly as an outermost transaction
+ * (`StorageBoundary.ts`): a store that runs its deletes as single auto-committed statements, as
+ * upstream's content sweep does (seed 001), meets the same faults as one that wraps each in a transaction.
+ *
+ * The write is seen through `effect/sql`'s statement transformer (`CurrentTransformer`), which every
+ * statement passes before it takes a connection. Only statements of the boundary's own client, run
+ * under the boundary that installed the transformer, count (`owns`): an operation another boundary
+ * runs from inside this one (a racer at a hook point) carries its own, and a racer on another
+ * connection is another client. Reads outside a transaction are not counted: they commit nothing.
+ */
+import { Context, Effect, type Fiber } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import * as Statement from "effect/sql/Statement"
+import { isWriteStatement } from "./StatementWatch.ts"
+
+/**
+ * What the boundary does with one auto-committed write, before it runs. It either succeeds without
+ * running `execute` (the statement then runs as usual), or runs `execute` itself and then fails or
+ * never returns (the write landed, the caller sees a failure or the process died); it may also fail or
+ * stop without running it (nothing landed).
+ */
+export type AutoCommittedWrite = (execute: Effect.Effect<void, SqlError>) => Effect.Effect<void, SqlError>
+
+/** Options of `autoCommittedWriteTransformer`. */
+export interface AutoCommittedWriteOptions {
+  /** The `transactionService` of the boundary's client: a statement with it set runs inside a transaction. */
+  readonly transactionService: SqlClient.SqlClient["transactionService"]
+  /**
+   * Whether the statement is the boundary's: its fiber runs under the boundary that installed the
+   * transformer, and `client` (the constructor `effect/sql` hands the transformer) is the boundary's client.
+   */
+  readonly owns: (fiber: Fiber.Fiber<unknown, unknown>, client: Statement.Constructor) => boolean
+  /** The boundary's handling of one auto-committed write. */
+  readonly write: AutoCommittedWrite
+}
+
+/**
+ * A statement transformer that hands each auto-committed write of the boundary's operation to
+ * `options.write`, then passes the statement on to `outer` (the transformer already in place, if any).
+ * Every other statement goes on to `outer` unchanged, without being compiled.
+ *
+ * The transformer's type has no error channel, but `effect/sql` runs it in the statement's own effect,
+ * whose error channel is `SqlError`: a failure reaches the caller exactly as a failed statement's would.
+ *
+ * @example withStatementFaults(operation, (outer) => autoCommittedWriteTransformer({ transactionService, owns, write }, outer))
+ */
+export const autoCommittedWriteTransformer = (
+  options: AutoCommittedWriteOptions,
+  outer: Statement.Transformer | undefined
+): Statement.Transformer =>
+(statement, sql, fiber, span) => {
+  const next = outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span)
+  if (!options.owns(fiber, sql) || Context.getOrUndefined(fiber.context, options.transactionService) !== undefined) return next
+  if (!isWriteStatement(statement.compile()[0])) return next
+  // Run by the boundary itself: through the transformers outside this one only, so it is not seen twice.
+  const execute = Effect.asVoid(Effect.provideService(statement, Statement.CurrentTransformer, outer))
+  return Effect.andThen(options.write(execute), next) as unknown as Effect.Effect<Statement.Statement<unknown>>
+}
