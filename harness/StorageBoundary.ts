@@ -138,8 +138,12 @@ class SwallowedStatementFailure<A> {
 
 const isSwallowedStatementFailure = (error: unknown): error is SwallowedStatementFailure<unknown> => error instanceof SwallowedStatementFailure
 
-/** The boundary whose `run` the current fiber is in (its statements are the ones it counts). */
-const ActiveBoundary = Context.Reference<object | undefined>("durable-conformance/ActiveBoundary", { defaultValue: () => undefined })
+/**
+ * Per client, the boundary whose operation the current fiber runs (the innermost, when two over one
+ * client nest): its statements on that client are the ones it counts. Boundaries over other clients
+ * (a racer's connection) nest without hiding each other.
+ */
+const ActiveBoundaries = Context.Reference<ReadonlyMap<SqlClient.SqlClient, object>>("durable-conformance/ActiveBoundaries", { defaultValue: () => new Map() })
 
 /** Mutable bookkeeping of one operation. */
 interface OperationState {
@@ -317,11 +321,11 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
   /** `operation` with its auto-committed writes handed to `autoCommitted`; `token` tells its statements from a nested run's. */
   const withAutoCommittedWrites = <A, E, R>(operation: Effect.Effect<A, E, R>, token: object): Effect.Effect<A, E, R> =>
     options.autoCommittedWrites === false ? operation : withStatementFaults(
-      Effect.provideService(operation, ActiveBoundary, token),
+      Effect.withFiber((fiber) => Effect.provideService(operation, ActiveBoundaries, new Map(fiber.getRef(ActiveBoundaries)).set(inner, token))),
       (outer) =>
         autoCommittedWriteTransformer({
           transactionService: inner.transactionService,
-          owns: (fiber, client) => client === inner && fiber.getRef(ActiveBoundary) === token,
+          owns: (fiber, client) => client === inner && fiber.getRef(ActiveBoundaries).get(inner) === token,
           write: autoCommitted
         }, outer)
     )

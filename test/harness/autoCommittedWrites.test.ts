@@ -173,4 +173,25 @@ describe("auto-committed writes of another client on postgres", () => {
       }))
     expect(result).toEqual({ end: "crashed inside", started: 1, rows: [1] })
   })
+
+  it("boundaries over two connections nest without hiding each other's writes", async () => {
+    const result = await withFixture(adapters.postgres!, (f) =>
+      Effect.gen(function*() {
+        const other = f.other
+        if (other === undefined) return yield* Effect.die(new Error("invariant: the postgres adapter opens independent connections"))
+        const first = f.makeBoundary()
+        const second = makeStorageBoundary(other, { get: Effect.succeed(null), set: () => Effect.void, delete: Effect.void })
+        const seen: Array<string> = []
+        const note = (label: string) => ({ beforeBegin: Effect.sync(() => void seen.push(label)) })
+        first.arm(undefined)
+        second.arm(undefined)
+        // As content's lock race: the racer's boundary wraps an effect that also runs the first boundary's writes.
+        yield* withBoundaryPoints(first, note("first"), withBoundaryPoints(second, note("second"), Effect.gen(function*() {
+          yield* insert(first, 1)
+          yield* other`INSERT INTO t (v) VALUES (${2})`
+        })))
+        return { seen, first: first.transactionsStarted(), second: second.transactionsStarted() }
+      }))
+    expect(result).toEqual({ seen: ["first", "second"], first: 1, second: 1 })
+  })
 })
