@@ -74,7 +74,7 @@ export interface StorageBoundary {
   readonly crashed: () => StorageCrash | null
   /** Outermost storage transactions started since the last `arm`. */
   readonly transactionsStarted: () => number
-  /** Outermost storage transactions committed since the last `arm`. */
+  /** Outermost storage transactions committed since the last `arm` (a write outside one counts once it is sent). */
   readonly transactionsCommitted: () => number
   /** How the armed `statementFails` fault ended, once its transaction ended (null before, or for other faults). */
   readonly statementFaultOutcome: () => StatementFaultOutcome | null
