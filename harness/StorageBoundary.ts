@@ -32,6 +32,7 @@ import { SerializationError, SqlError, UnknownError } from "effect/sql/SqlError"
 import type { PlatformAlarm } from "../adapters/contract.ts"
 import type { StorageFault } from "./Faults.ts"
 import { type AutoCommittedWrite, autoCommittedWriteTransformer } from "./AutoCommittedWrites.ts"
+import { keepRolledBackValue, type RolledBack, rollBackWith } from "./RolledBackTransaction.ts"
 import { deadlockVictimError, type StatementFaultWatch, statementFaultTransformer, withStatementFaults } from "./StatementFault.ts"
 
 /** A crash the boundary performed in the current operation. */
@@ -127,16 +128,6 @@ const platformAlarmError = (operation: string) =>
     })
   })
 
-/**
- * The body of a transaction whose failed statement the implementation swallowed: it ends "successfully",
- * and Postgres turns its COMMIT into a ROLLBACK without an error. Failing with this rolls the
- * transaction back; the boundary then hands the body's value to the caller.
- */
-class SwallowedStatementFailure<A> {
-  constructor(readonly value: A) {}
-}
-
-const isSwallowedStatementFailure = (error: unknown): error is SwallowedStatementFailure<unknown> => error instanceof SwallowedStatementFailure
 
 /**
  * Per client, the boundary whose operation the current fiber runs (the innermost, when two over one
@@ -144,6 +135,10 @@ const isSwallowedStatementFailure = (error: unknown): error is SwallowedStatemen
  * (a racer's connection) nest without hiding each other.
  */
 const ActiveBoundaries = Context.Reference<ReadonlyMap<SqlClient.SqlClient, object>>("durable-conformance/ActiveBoundaries", { defaultValue: () => new Map() })
+
+/** The defect of an operation past `MAX_TRANSACTIONS_PER_OPERATION` (a runaway loop, not a storage failure). */
+const runaway = (): Effect.Effect<never> =>
+  Effect.die(new Error(`an operation started more than ${MAX_TRANSACTIONS_PER_OPERATION} storage transactions`))
 
 /** Mutable bookkeeping of one operation. */
 interface OperationState {
@@ -210,10 +205,11 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
 
   /**
    * Arms the statement fault for the transaction `body` runs in, and decides its end: a failed
-   * statement the body swallowed rolls back silently (Postgres's COMMIT of an aborted transaction);
+   * statement the body swallowed rolls back silently (Postgres's COMMIT of an aborted transaction), the
+   * body's value handed to the caller (`RolledBackTransaction.ts`);
    * a body that ran fewer statements than the fault names is refused at COMMIT; a body's own error stands.
    */
-  const watchStatements = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError | SwallowedStatementFailure<A>, R> =>
+  const watchStatements = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError | RolledBack<A>, R> =>
     Effect.flatMap(Effect.serviceOption(inner.transactionService), (level) => {
       const watch: StatementFaultWatch = {
         connection: Option.isSome(level) ? level.value[0] : undefined,
@@ -229,9 +225,9 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
           state.statementFaultOutcome = watch.struck ? "statementFailed" : "bodyFailedFirst"
           return Effect.failCause(cause)
         },
-        onSuccess: (value) => {
+        onSuccess: (value): Effect.Effect<never, SqlError | RolledBack<A>> => {
           state.statementFaultOutcome = watch.struck ? "statementFailed" : "commitRefusedInstead"
-          return Effect.fail(watch.struck ? new SwallowedStatementFailure(value) : commitRefusedError())
+          return watch.struck ? rollBackWith(value) : Effect.fail(commitRefusedError())
         }
       })
     })
@@ -242,29 +238,28 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
       const beforeCommit = state.points?.beforeCommit
       const begun = afterBegin === undefined ? unpaused : Effect.andThen(afterBegin, unpaused)
       const body = beforeCommit === undefined ? begun : Effect.tap(begun, () => beforeCommit)
-      if (state.started >= MAX_TRANSACTIONS_PER_OPERATION) {
-        return Effect.die(new Error(`an operation started more than ${MAX_TRANSACTIONS_PER_OPERATION} storage transactions`))
-      }
+      if (state.started >= MAX_TRANSACTIONS_PER_OPERATION) return runaway()
       const ordinal = ++state.started
       const fault = faultOf(ordinal)
       // Inside: whatever the body did, the process dies before COMMIT, so the transaction rolls back.
       // Refused: the body ran to its end, then COMMIT fails instead, so the transaction rolls back; a
       // body that failed by itself never reaches COMMIT, and its own error stands.
-      const guarded: Effect.Effect<A, E | SqlError | SwallowedStatementFailure<A>, R> = fault === "inside"
+      const guarded: Effect.Effect<A, E | SqlError | RolledBack<A>, R> = fault === "inside"
         ? Effect.flatMap(Effect.exit(body), () => crashHere(ordinal, "inside"))
         : fault === "commitRefused"
         ? Effect.flatMap(body, () => Effect.fail(commitRefusedError()))
         : fault === "statementFails"
         ? watchStatements(body)
         : body
-      return inner.withTransaction(guarded).pipe(
+      const committed = inner.withTransaction(guarded).pipe(
         Effect.tap(() => {
           state.committed++
           if (fault === "afterCommit") return crashHere(ordinal, "afterCommit")
           if (fault === "lostReply") return Effect.fail(lostReplyError())
           return Effect.void
-        }),
-        Effect.catchIf(isSwallowedStatementFailure, (swallowed) => Effect.succeed((swallowed as SwallowedStatementFailure<A>).value)),
+        })
+      )
+      return keepRolledBackValue(committed).pipe(
         Effect.ensuring(Effect.sync(() => {
           state.watch = null
         }))
@@ -276,9 +271,7 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
     Effect.andThen(
       Effect.suspend(() => state.points?.beforeBegin ?? Effect.void),
       Effect.suspend(() => {
-        if (state.started >= MAX_TRANSACTIONS_PER_OPERATION) {
-          return Effect.die(new Error(`an operation started more than ${MAX_TRANSACTIONS_PER_OPERATION} storage transactions`))
-        }
+        if (state.started >= MAX_TRANSACTIONS_PER_OPERATION) return runaway()
         const ordinal = ++state.started
         const landed = Effect.sync(() => void state.committed++)
         switch (faultOf(ordinal)) {
