@@ -53,10 +53,12 @@ export const autoCommittedWriteTransformer = (
   outer: Statement.Transformer | undefined
 ): Statement.Transformer =>
 (statement, sql, fiber, span) => {
-  const next = outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span)
-  if (!options.owns(fiber, sql) || Context.getOrUndefined(fiber.context, options.transactionService) !== undefined) return next
-  if (!isWriteStatement(statement.compile()[0])) return next
+  // Built only when the statement goes on: an outer transformer (a watch) sees a write after the
+  // boundary let it through, never one the boundary crashed or ran itself.
+  const next = () => (outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span))
+  if (!options.owns(fiber, sql) || Context.getOrUndefined(fiber.context, options.transactionService) !== undefined) return next()
+  if (!isWriteStatement(statement.compile()[0])) return next()
   // Run by the boundary itself: through the transformers outside this one only, so it is not seen twice.
   const execute = Effect.asVoid(Effect.provideService(statement, Statement.CurrentTransformer, outer))
-  return Effect.andThen(options.write(execute), next) as unknown as Effect.Effect<Statement.Statement<unknown>>
+  return Effect.andThen(options.write(execute), Effect.suspend(next)) as unknown as Effect.Effect<Statement.Statement<unknown>>
 }

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest"
 import type { StorageAdapter } from "../../adapters/contract.ts"
 import { withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import type { StorageFault } from "../../harness/Faults.ts"
+import { watchStatements } from "../../harness/StatementWatch.ts"
 import { type BoundaryOptions, type BoundedOutcome, makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
 
@@ -145,6 +146,24 @@ describe.each(NODE_ADAPTER_NAMES)("auto-committed writes at the storage boundary
         return { seen, started: boundary.transactionsStarted() }
       }))
     expect(result).toEqual({ seen: ["before", "wrote 1"], started: 1 })
+  })
+
+  it("a watch outside the boundary sees a write once, after the boundary let it through, and never a write crashed before it ran", async () => {
+    const result = await withFixture(adapters[name]!, (f) =>
+      Effect.gen(function*() {
+        const boundary = f.makeBoundary()
+        const seen: Array<string> = []
+        boundary.setTransactionPoints({ beforeBegin: Effect.sync(() => void seen.push("before")) })
+        const watchedRun = (fault: StorageFault | undefined, value: number) =>
+          watchStatements(armedRun(boundary, fault, insert(boundary, value)), f.raw.transactionService, (statement) => {
+            if (!statement.inTransaction) seen.push(`${statement.text.split(" ")[0]} ${value}`)
+          })
+        yield* watchedRun(undefined, 1)
+        yield* watchedRun({ transaction: 1, phase: "lostReply" }, 2)
+        yield* watchedRun({ transaction: 1, phase: "inside" }, 3)
+        return { seen, rows: yield* f.rows }
+      }))
+    expect(result).toEqual({ seen: ["before", "INSERT 1", "before", "INSERT 2", "before"], rows: [1, 2] })
   })
 
   it("built with autoCommittedWrites off, a write outside any transaction is neither counted nor faulted", async () => {
