@@ -23,6 +23,7 @@ import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { type AdapterKills, reconcileAdapterKills } from "./mutationAdapterKills.ts"
+import { applyRekeys, rekeyEquivalents } from "./mutationRekey.ts"
 import { countMutants, equivalentKeys, summarizeMutationReport, type MutationReport, type ReportMutant } from "./mutationReport.ts"
 
 const ROOT = process.cwd()
@@ -212,6 +213,20 @@ const recordKillRate = (subject: string, detectedThisRun: number, wallMs: number
   return `${detectedThisRun} mutants killed by this run in ${record.wallMinutes} min: ${record.killedPerMinute} per minute`
 }
 
+/**
+ * Moves the `equivalents.md` entries whose mutants moved with their code unchanged since `before`
+ * (`mutationRekey.ts`), and says which; an entry whose code changed is left for a person to argue again.
+ */
+const followMovedEquivalents = (before: MutationReport | undefined, after: MutationReport): string => {
+  const file = join(MUTATION_DIR, "equivalents.md")
+  if (before === undefined || !existsSync(file)) return ""
+  const markdown = readFileSync(file, "utf8")
+  const moved = rekeyEquivalents(equivalentKeys(markdown), before, after)
+  if (moved.length === 0) return ""
+  writeFileSync(file, applyRekeys(markdown, moved))
+  return `mutation: ${moved.length} equivalents.md entries follow their moved code:\n${moved.map((entry) => `  ${entry.from} -> ${entry.to.slice(0, entry.to.indexOf(" "))}\n`).join("")}`
+}
+
 const runSubject = (subject: string, args: Args): number => {
   const hash = testSideHash()
   const before = readReport(incrementalFile(subject))
@@ -242,6 +257,7 @@ const runSubject = (subject: string, args: Args): number => {
   } else recordTargets(subject, hash, args.mutate)
   process.stdout.write(keepAdapterKills(subject, before, args))
   const report = JSON.parse(readFileSync(incrementalFile(subject), "utf8")) as MutationReport
+  process.stdout.write(followMovedEquivalents(before, report))
   const equivalents = existsSync(join(MUTATION_DIR, "equivalents.md")) ? equivalentKeys(readFileSync(join(MUTATION_DIR, "equivalents.md"), "utf8")) : new Set<string>()
   const rate = recordKillRate(subject, detectedMutants(subject) - detectedBefore, wallMs)
   process.stdout.write(`\n${summarizeMutationReport(subject, report, equivalents)}\n(${subject}: ${minutes} min; ${rate})\n`)

@@ -8,7 +8,10 @@
  * mutant (same file, location, mutator and replacement) undetected gets the recorded status back.
  * A run of the recording adapter itself that no longer detects it drops the record: that adapter's
  * verdict is the newest. The other way round, a non-default run never turns a mutant detected before
- * it (on the default adapter: sqlite-only code) into a survivor.
+ * it (on the default adapter: sqlite-only code) into a survivor. And no run turns a detected mutant it
+ * never reached (`NoCoverage`: code only another adapter runs) into an undetected one, recorded or not:
+ * the pg-only kills made before the record existed (2026-12-02) were lost that way on the first
+ * whole-subject rerun after a test-side change (content, 2026-12-06: 53 of them).
  */
 import { type MutationReport, mutantKey, type ReportMutant } from "./mutationReport.ts"
 
@@ -69,9 +72,12 @@ export const reconcileAdapterKills = (
         return { ...mutant, status: kill.status, statusReason: `detected on ${kill.adapter} (${kill.date}); not on ${run.adapter}` } as ReportMutant
       }
       const earlier = previous.get(key)
-      if (kill !== undefined || run.adapter === run.defaultAdapter || earlier === undefined || !DETECTED.has(earlier)) return mutant
+      if (kill !== undefined || earlier === undefined || !DETECTED.has(earlier)) return mutant
+      // On the default adapter a detection that no longer holds is lost, unless this run never reached the code.
+      if (run.adapter === run.defaultAdapter && mutant.status !== "NoCoverage") return mutant
       restored.push(key)
-      return { ...mutant, status: earlier, statusReason: `detected on ${run.defaultAdapter} before; not on ${run.adapter}` } as ReportMutant
+      const reason = run.adapter === run.defaultAdapter ? `detected before (on another adapter); ${run.adapter} never runs this code` : `detected on ${run.defaultAdapter} before; not on ${run.adapter}`
+      return { ...mutant, status: earlier, statusReason: reason } as ReportMutant
     })
     return [file, { ...entry, mutants }]
   }))

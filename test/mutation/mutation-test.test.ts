@@ -10,6 +10,7 @@ import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import { forgetSurvivors, forgetSurvivorsIn, mutateTarget } from "../../scripts/mutation.ts"
 import { reconcileAdapterKills } from "../../scripts/mutationAdapterKills.ts"
+import { applyRekeys, rekeyEquivalents } from "../../scripts/mutationRekey.ts"
 import { MUTATION_EXIT, parseMutationTestArgs, runMutationTest } from "../../scripts/mutation-test.ts"
 import { equivalentKeys, mutantKey, type MutationReport, summarizeMutationReport } from "../../scripts/mutationReport.ts"
 import { knownBadAlarms } from "../known-bad/alarms/index.ts"
@@ -133,8 +134,39 @@ describe("scripts/mutationAdapterKills.ts", () => {
     expect(statuses(reconcileAdapterKills(onSqlite, report, {}, sqliteRun).report)).toEqual(statuses(report))
   })
 
+  it("keeps a detection that a default run never reached, recorded or not, but not one it reached and missed", () => {
+    const detectedBefore = withStatus(["2", "3"], "Killed")
+    const after = withStatus(["2"], "NoCoverage")
+    const onSqlite = reconcileAdapterKills(detectedBefore, after, {}, sqliteRun)
+    expect(onSqlite.restored).toEqual([keyOf("2")])
+    // 2 was not reached, so its kill stands; 3 was reached and survived, so its kill is lost.
+    expect(statuses(onSqlite.report)).toEqual(["Killed", "Killed", "Survived", "Timeout", "NoCoverage", "CompileError"])
+    expect(onSqlite.kills).toEqual({})
+  })
+
   it("forgets the record of a mutant that is gone (its code changed)", () => {
     const recorded = { "subjects/alarms/gone.ts:1:1-1:2 BooleanLiteral false": { adapter: "postgres", status: "Killed", date: "2026-12-04" } }
     expect(reconcileAdapterKills(report, report, recorded, sqliteRun).kills).toEqual({})
+  })
+})
+
+describe("scripts/mutationRekey.ts", () => {
+  const at = (line: number, column: number, endColumn: number) => ({ start: { line, column }, end: { line, column: endColumn } })
+  const reportOf = (source: string, mutants: ReadonlyArray<{ readonly id: string; readonly line: number; readonly column: number; readonly endColumn: number; readonly replacement: string }>): MutationReport => ({
+    schemaVersion: "2",
+    files: { "subjects/cron/a.ts": { language: "typescript", source, mutants: mutants.map((m) => ({ id: m.id, status: "Survived", mutatorName: "ConditionalExpression", replacement: m.replacement, location: at(m.line, m.column, m.endColumn) })) } } as MutationReport["files"]
+  })
+  const earlier = reportOf("const a = 1\nif (x > 1) go()\n", [{ id: "1", line: 2, column: 5, endColumn: 10, replacement: "true" }])
+  const entry = "- `subjects/cron/a.ts:2:5-2:10` ConditionalExpression `true` — argument"
+
+  it("moves an entry whose mutated code and line read the same, and leaves one whose code changed", () => {
+    const moved = reportOf("// new\nconst a = 1\nif (x > 1) go()\n", [{ id: "1", line: 3, column: 5, endColumn: 10, replacement: "true" }])
+    const rekeyed = rekeyEquivalents(equivalentKeys(entry), earlier, moved)
+    expect(rekeyed).toEqual([{ from: "subjects/cron/a.ts:2:5-2:10 ConditionalExpression true", to: "subjects/cron/a.ts:3:5-3:10 ConditionalExpression true" }])
+    expect(applyRekeys(`# x\n${entry}\n`, rekeyed)).toBe("# x\n- `subjects/cron/a.ts:3:5-3:10` ConditionalExpression `true` — argument\n")
+    const changed = reportOf("// new\nconst a = 1\nif (x >= 1) go()\n", [{ id: "1", line: 3, column: 5, endColumn: 11, replacement: "true" }])
+    expect(rekeyEquivalents(equivalentKeys(entry), earlier, changed)).toEqual([])
+    // Still where it was: nothing to move.
+    expect(rekeyEquivalents(equivalentKeys(entry), earlier, earlier)).toEqual([])
   })
 })
