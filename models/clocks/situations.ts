@@ -25,6 +25,8 @@ export const CLOCKS_SITUATIONS = [
   "completeExisting",
   "completeIfWaitingMatched",
   "completeIfWaitingNotWaiting",
+  "completeIfWaitingOtherReason",
+  "completeIfWaitingOtherToken",
   "resultNone",
   "resultFirstConsumption",
   "resultReplayed",
@@ -79,6 +81,15 @@ export const CLOCKS_SITUATION_NEEDS = {
 /** The success value of a call's result, if it succeeded. */
 const valueOf = (outcome: StepOutcome): unknown => (outcome.result as { readonly _tag?: string; readonly value?: unknown } | null)?.value
 
+/**
+ * Why C6 answered `NotWaiting`, each half of its "exactly that reason and token" on its own: the run
+ * waits for nothing, for another reason, or for this reason under another token.
+ */
+const notWaitingCause = (before: ModelState, command: { readonly exec: string; readonly reason: string }): ClocksSituation => {
+  const waiting = before.waiting[command.exec]
+  return waiting === undefined ? "completeIfWaitingNotWaiting" : waiting.reason !== command.reason ? "completeIfWaitingOtherReason" : "completeIfWaitingOtherToken"
+}
+
 /** The situations of the command itself (the interpreter notes the rest in `Run.noted`). */
 const commandSituations = (before: ModelState, operation: Operation, outcome: StepOutcome): Array<ClocksSituation> => {
   const command = operation.command
@@ -89,7 +100,7 @@ const commandSituations = (before: ModelState, operation: Operation, outcome: St
     case "deferredDone":
       return succeeded ? [before.deferreds[keyOf(command.exec, command.deferred)] === undefined ? "completeCreated" : "completeExisting"] : []
     case "deferredDoneIfWaiting":
-      return !succeeded ? [] : valueOf(outcome) === "NotWaiting" ? ["completeIfWaitingNotWaiting"] : ["completeIfWaitingMatched"]
+      return !succeeded ? [] : valueOf(outcome) === "NotWaiting" ? [notWaitingCause(before, command)] : ["completeIfWaitingMatched"]
     case "deferredResult": {
       const row = before.deferreds[keyOf(command.exec, command.deferred)]
       if (!succeeded) return []

@@ -155,7 +155,8 @@ const timelineArbitrary = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<Fau
     ...(shape.races ? [raceTimeline(shape)] : []),
     ...(shape.rowOnlyRewinds ? [conflictTimeline] : []),
     ...(shape.faults ? [backoffRearmTimeline] : []),
-    ...(shape.secondProcess ? [otherFlowSweepTimeline] : []),
+    // Twice as likely: the only timeline that sweeps another flow, and only the concurrent property draws it.
+    ...(shape.secondProcess ? [{ weight: 2, arbitrary: otherFlowSweepTimeline }] : []),
     completedBeforeArmTimeline,
     waitingRepeatTimeline,
     fc.tuple(exec, value).map(([e, v]): ReadonlyArray<FaultedCommand> => [
@@ -234,9 +235,26 @@ const completedBeforeArmTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = 
     : [deferredDone(e, `${c}:fired`, v), { op: "scheduleClock", exec: e, clock: c, durationMs: 1_000 }, { op: "advance", ms: 1_000 }]
 )
 
-/** C5, C6: a waiting run completed if waiting, then again with the same token under either reason (Existing or NotWaiting). */
-const waitingRepeatTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, token, reason, value, value).map(([e, k, again, first, second]) => [
+/** The other waiting token (`token` draws one of two). */
+const otherToken = (drawn: string): string => (drawn === "k1" ? "k2" : "k1")
+
+/**
+ * C6 asked with one half of "exactly that reason and token" off: the waiting reason under the other
+ * token (half the time: random commands rarely pair the waiting reason with the other token), the
+ * other reason under the waiting token, or both off. Each must answer `NotWaiting`.
+ */
+const waitingProbe = fc.oneof(
+  { weight: 2, arbitrary: fc.constant("otherToken" as const) },
+  { weight: 1, arbitrary: fc.constantFrom("otherReason" as const, "bothOff" as const) }
+)
+
+/**
+ * C5, C6: a waiting run asked first with its reason or its token off (`waitingProbe`), then completed
+ * if waiting, then again with the same token under either reason (Existing or NotWaiting).
+ */
+const waitingRepeatTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, token, reason, value, value, waitingProbe).map(([e, k, again, first, second, probe]) => [
   { op: "setWaiting", exec: e, reason: "approval", token: k },
+  { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: second, reason: probe === "otherToken" ? "approval" : "review", token: probe === "otherReason" ? k : otherToken(k) },
   { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: first, reason: "approval", token: k },
   { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: second, reason: again, token: k }
 ])

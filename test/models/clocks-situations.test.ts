@@ -44,6 +44,10 @@ describe("clocks situations", () => {
       { op: "deferredDone", exec: "e1", deferred: "sig", value: 2 },
       { op: "deferredResult", exec: "e1", deferred: "sig" },
       { op: "deferredResult", exec: "e1", deferred: "sig" },
+      { op: "deferredDoneIfWaiting", exec: "e2", deferred: "sig", value: 1, reason: "r", token: "k" },
+      { op: "setWaiting", exec: "e2", reason: "r", token: "k" },
+      { op: "deferredDoneIfWaiting", exec: "e2", deferred: "sig", value: 1, reason: "s", token: "k" },
+      { op: "deferredDoneIfWaiting", exec: "e2", deferred: "sig", value: 1, reason: "r", token: "j" },
       { op: "deferredDoneIfWaiting", exec: "e2", deferred: "sig", value: 1, reason: "r", token: "k" }
     ])).toEqual([
       ["resultNone"],
@@ -51,7 +55,11 @@ describe("clocks situations", () => {
       ["completeExisting", "journalDuplicate"],
       ["resultFirstConsumption"],
       ["resultReplayed"],
-      ["completeIfWaitingNotWaiting"]
+      ["completeIfWaitingNotWaiting"],
+      [],
+      ["completeIfWaitingOtherReason"],
+      ["completeIfWaitingOtherToken"],
+      ["completeIfWaitingMatched"]
     ])
   })
 
