@@ -41,6 +41,7 @@ export const CONTENT_SITUATIONS = [
   "attachOverExistingReference",
   "detachExisting",
   "detachMissing",
+  "detachHeldOnlyByOtherTenant",
   // K7 reads
   "readStored",
   "readMissing",
@@ -59,6 +60,7 @@ export const CONTENT_SITUATIONS = [
   "sweepRaceGrantAndAttach",
   "sweepRaceUpload",
   "sweepRaceAfterPass",
+  "sweepRecheckSplitsBatch",
   "sweepStruckByFault",
   // storage faults, by how they struck
   "faultInsideTransaction",
@@ -112,6 +114,16 @@ const readSituations = (before: ContentModelState, op: Extract<ContentOperation,
   return [op.interrupt ? "streamInterrupted" : "streamStored"]
 }
 
+/**
+ * K5, K1: a detach of a reference that exists, or that does not; and of one absent in its tenant but
+ * held in another under the same actor, blob and name (references are per tenant, so nothing goes).
+ */
+const detachSituations = (before: ContentModelState, op: { readonly tenant: string; readonly actor: string; readonly blob: string; readonly name: string }): Array<ContentSituation> => {
+  if (refKey(op) in before.refs) return ["detachExisting"]
+  const elsewhere = Object.values(before.refs).some((ref) => ref.tenant !== op.tenant && ref.actor === op.actor && ref.blob === op.blob && ref.name === op.name)
+  return elsewhere ? ["detachMissing", "detachHeldOnlyByOtherTenant"] : ["detachMissing"]
+}
+
 const RACE_SITUATIONS = { detach: "sweepRaceDetach", grantAndAttach: "sweepRaceGrantAndAttach", uploadBytes: "sweepRaceUpload", grant: "sweepRaceUpload" } as const
 
 const sweepSituations = (before: ContentModelState, op: Extract<ContentOperation, { kind: "sweep" }>, outcome: ContentStepOutcome): Array<ContentSituation> => {
@@ -123,6 +135,7 @@ const sweepSituations = (before: ContentModelState, op: Extract<ContentOperation
   if (outcome.situations.includes("earliest")) found.push("sweepSparesUnreferencedWithinHorizon")
   if (outcome.situations.includes("latest")) found.push("forcedSweepReachesUnreferencedPastHorizon")
   if (outcome.situations.includes("together")) found.push("sweepDeletes")
+  if (outcome.situations.includes("recheckSplitsBatch")) found.push("sweepRecheckSplitsBatch")
   if (op.competitor !== undefined) {
     found.push(op.competitor.betweenScanAndDelete ? RACE_SITUATIONS[op.competitor.operation.kind] : "sweepRaceAfterPass")
   }
@@ -162,7 +175,7 @@ export const contentSituations = (before: ContentModelState, op: ContentOperatio
       case "verify":
         return [grantSituation(before, op.grant, op, op.atMs)]
       case "detach":
-        return [refKey(op) in before.refs ? "detachExisting" : "detachMissing"]
+        return detachSituations(before, op)
       case "read":
       case "stream":
         return readSituations(before, op)

@@ -122,14 +122,19 @@ const sweepTenant = (pass: Pass, op: Extract<ContentOperation, { kind: "sweep" }
     pass.deletes.push(record)
     const struck = transaction(pass, op.fault, () => {
       let contents = pass.state.contents
+      let spared = 0
       for (const key of record.targets) {
         const now = contents[key]
         if (now !== undefined && now.grantedUntilMs < recheckBefore) {
           contents = withEntry(contents, key, undefined)
           record.deleted.push(key)
           pass.deleted++
+        } else if (now !== undefined) {
+          spared++
         }
       }
+      // One delete whose re-check spares a candidate raised since the scan ((iii)) and deletes another.
+      if (spared > 0 && record.deleted.length > 0) pass.situations.add("recheckSplitsBatch")
       pass.state = { ...pass.state, contents }
     })
     if (struck) return

@@ -134,13 +134,15 @@ const timeline = (shape: ContentShape): fc.Arbitrary<ReadonlyArray<Command>> =>
       { op: "forge", tenant: t, payload: p },
       verify ? { op: "verify", wallet: 0, misuse: "none" } : { op: "attach", ...at, tenant: t, wallet: 0, misuse: "none" }
     ]) },
-    // One place attached twice (the second replaces the first), then detached twice (present, then gone).
+    // One place attached twice (the second replaces the first), detached in the other tenant (K1, K5:
+    // references are per tenant, so nothing is detached), then detached twice (present, then gone).
     { weight: 1, arbitrary: fc.tuple(tenant, payload, place).map(([t, p, spot]): ReadonlyArray<Command> => {
       const at = { ...spot, tenant: t }
       return [
       { op: "upload", tenant: t, payload: p, stream: false },
       { op: "attach", ...at, wallet: 0, misuse: "none" },
       { op: "attach", ...at, wallet: 0, misuse: "none" },
+      { op: "detach", ...at, tenant: (t + 1) % TENANTS.length },
       { op: "detach", ...at },
       { op: "detach", ...at }
     ] }) },

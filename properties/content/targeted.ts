@@ -45,8 +45,8 @@ export const RACE_UNITS: TargetedShape = { weights: { detachRace: 1 }, in4: 1 }
  */
 export const MODEL_SECOND_UNITS: TargetedShape = { weights: { grantOtherSize: 1, detachAttached: 1 }, in4: 2 }
 
-/** The second unit of the race property, drawn after the first (`RACE_UNITS`): an upload or a grant racing a sweep in one scenario in four. */
-export const RACE_SECOND_UNITS: TargetedShape = { weights: { uploadRace: 1 }, in4: 1 }
+/** The second unit of the race property, drawn after the first (`RACE_UNITS`): an upload or a grant racing a sweep in half the scenarios. */
+export const RACE_SECOND_UNITS: TargetedShape = { weights: { uploadRace: 1 }, in4: 2 }
 
 /** Past every deletion horizon of a race's parameters (G + T + S under the longest T, 2 h), so the sweep has a candidate to scan. */
 export const RACE_JUMP_MS = 2 * 24 * 3_600_000
@@ -126,16 +126,19 @@ const detachAttached: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant,
   ])
 
 /**
- * An unreferenced upload aged past its deletion horizon, then a sweep with an upload or a grant of that
- * content racing it between its reference scan and its delete, then the content read back. (iii): the
- * raise comes first, so the delete's re-check (K6, against `sweepStart - T - S`) keeps the row; content
- * and chunks stay together, so the read returns the bytes. Under a race's short lifetime (L = 10 s,
- * `PARAMETER_VARIANTS`) the raise lands at `sweepStart + 10 s`, below `sweepStart - T + S`: only the
- * rule's bound keeps it.
+ * An unreferenced upload aged past its deletion horizon (half the time beside another of the same
+ * tenant, aged with it), then a sweep with an upload or a grant of that content racing it between its
+ * reference scan and its delete, then the content read back. (iii): the raise comes first, so the
+ * delete's re-check (K6, against `sweepStart - T - S`) keeps the row; content and chunks stay together,
+ * so the read returns the bytes. With the other upload the one delete spares the raised content and
+ * deletes the other (together: only the deleted row's chunks go). Under a race's short lifetime
+ * (L = 10 s, `PARAMETER_VARIANTS`) the raise lands at `sweepStart + 10 s`, below `sweepStart - T + S`:
+ * only the rule's bound keeps it.
  */
-const uploadRace: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, racer: fc.constantFrom("upload" as const, "grant" as const), force: fc.boolean() })
-  .map(({ tenant: t, payload, racer, force }): ReadonlyArray<Command> => [
+const uploadRace: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, racer: fc.constantFrom("upload" as const, "grant" as const), force: fc.boolean(), beside: fc.option(fc.nat({ max: STORABLE.length - 2 }), { nil: undefined }) })
+  .map(({ tenant: t, payload, racer, force, beside }): ReadonlyArray<Command> => [
     uploaded(t, payload),
+    ...(beside === undefined ? [] : [uploaded(t, STORABLE[(STORABLE.indexOf(payload) + 1 + beside) % STORABLE.length]!)]),
     { op: "advance", ms: RACE_JUMP_MS },
     { op: "race", force, competitor: { op: racer, tenant: t, payload }, mode: "between" },
     { op: "read", tenant: t, payload, sizeDelta: 0 }

@@ -39,3 +39,28 @@ describe("content situations: faults count only as they struck", () => {
     expect(struck).toEqual([["faultInsideTransaction"], ["faultAfterCommit"], ["faultLostReply"], ["faultCommitRefused"], ["faultStatementFailed"]])
   })
 })
+
+describe("content situations: a tenant's own reference, and a re-check that splits one delete", () => {
+  const init = contentModel.init(DEFAULT_MODEL_CONFIG)
+  const place = { actor: "a", blob: "b", name: "n" }
+  const withRef = { ...init, refs: { [`t1/a/b/n`]: { tenant: "t1", ...place, hash: HASH, size: 1 } } }
+  const detach = (tenant: string): ContentOperation => ({ kind: "detach", tenant, ...place })
+
+  it("a detach of a place held only in another tenant is missing, and says so", () => {
+    expect(contentSituations(withRef, detach("t2"), contentModel.step(withRef, detach("t2")))).toEqual(["detachMissing", "detachHeldOnlyByOtherTenant"])
+    expect(contentSituations(withRef, detach("t1"), contentModel.step(withRef, detach("t1")))).toEqual(["detachExisting"])
+    expect(contentSituations(init, detach("t2"), contentModel.step(init, detach("t2")))).toEqual(["detachMissing"])
+  })
+
+  it("a raise between the scan and the delete splits the delete only when another candidate goes", () => {
+    const config = DEFAULT_MODEL_CONFIG
+    const other = "b".repeat(64)
+    const agedMs = config.grantLifetimeMs + config.graceMs + config.turnMs + config.skewMs + 1_000
+    const contents = (hashes: ReadonlyArray<string>) => Object.fromEntries(hashes.map((hash) => [`t1/${hash}`, { tenant: "t1", hash, size: 1, grantedUntilMs: config.grantLifetimeMs }]))
+    const aged = (hashes: ReadonlyArray<string>) => ({ ...init, contents: contents(hashes), sweptAtMs: { t1: 0 } })
+    const sweep: ContentOperation = { kind: "sweep", force: true, atMs: agedMs, competitor: { operation: { kind: "grant", tenant: "t1", hash: HASH, size: 1, atMs: agedMs }, betweenScanAndDelete: true } }
+    const split = (hashes: ReadonlyArray<string>) => contentSituations(aged(hashes), sweep, contentModel.step(aged(hashes), sweep)).includes("sweepRecheckSplitsBatch")
+    expect(split([HASH, other])).toBe(true)
+    expect(split([HASH])).toBe(false)
+  })
+})
