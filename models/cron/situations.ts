@@ -23,6 +23,8 @@ export const CRON_SITUATIONS = [
   // N1 declarations refused
   "declarationRefusedInvalid",
   "declarationRefusedDuplicateKey",
+  // N1 keys of two entries one day field apart, one of them a star (a restricted pair joins by OR)
+  "declaredDayFieldsApart",
   // N2, B4: ticks written (or rewritten) at a zone's DST edges
   "tickDueAtGapEnd",
   "tickDueInFoldFirstPass",
@@ -141,8 +143,21 @@ const writtenTickSituations = (before: CronModelState, after: CronModelState, no
 
 type Op<K extends CronOperation["kind"]> = Extract<CronOperation, { kind: K }>
 
-const declareSituations = (outcome: CronOutcome): Array<CronSituation> => {
-  if (outcome.result._tag !== "Failure") return []
+/** Five-field specs that differ in one day field only (day-of-month or day-of-week), one of the two a star, as written. */
+const dayFieldsApart = (a: string, b: string): boolean => {
+  const left = a.trim().split(/\s+/)
+  const right = b.trim().split(/\s+/)
+  if (left.length !== 5 || right.length !== 5) return false
+  const differing = left.flatMap((field, index) => (field === right[index] ? [] : [index]))
+  return differing.length === 1 && (differing[0] === 2 || differing[0] === 4) && (left[differing[0]] === "*" || right[differing[0]] === "*")
+}
+
+const declareSituations = (op: Op<"declare">, outcome: CronOutcome): Array<CronSituation> => {
+  if (outcome.result._tag !== "Failure") {
+    const entries = op.schedule?.entries ?? []
+    const apart = entries.some((entry, index) => entries.slice(index + 1).some((other) => other.zone === entry.zone && dayFieldsApart(entry.spec, other.spec)))
+    return apart ? ["declaredDayFieldsApart"] : []
+  }
   if (outcome.result.error.startsWith("InvalidCronEntry")) return ["declarationRefusedInvalid"]
   return outcome.result.error.startsWith("DuplicateCronKey") ? ["declarationRefusedDuplicateKey"] : []
 }
@@ -249,7 +264,7 @@ const raceSituations = (before: CronModelState, op: Op<"race">, outcome: CronOut
 const operationSituations = (before: CronModelState, op: CronOperation, outcome: CronOutcome): Array<CronSituation> => {
   switch (op.kind) {
     case "declare":
-      return declareSituations(outcome)
+      return declareSituations(op, outcome)
     case "turn":
       return turnSituations(before, op, outcome)
     case "bootstrap":

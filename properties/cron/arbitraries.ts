@@ -16,7 +16,7 @@ import { statementOrdinalArbitrary } from "../../harness/StatementFaultDraws.ts"
 import { datedProbe } from "./datedProbes.ts"
 import { ALL_MONTHS, DAYS, EVERY, HOURS, MINUTES, MONTHS, SEPARATORS, WEEKDAYS } from "./spellings.ts"
 import type { CronFault, EntryInput } from "../../models/cron/index.ts"
-import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, type DeliveryCrash, type FailedStatement, type LateClaim, type PositionedCrash, RUNNERS, TIMING, type TurnEpisode } from "./scenario.ts"
+import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, type DeliveryCrash, type FailedStatement, type LateClaim, type NeighbourDeclaration, type PositionedCrash, RUNNERS, TIMING, type TurnEpisode } from "./scenario.ts"
 
 /** What a generator may include. */
 export interface ScenarioShape {
@@ -126,6 +126,20 @@ const deliveryCrashes: fc.Arbitrary<ReadonlyArray<DeliveryCrash>> = fc.array(
   fc.record({ runner, phase: fc.constantFrom<DeliveryCrash["phase"]>("afterCommit", "lostReply") }),
   { maxLength: 1 }
 )
+
+/**
+ * An appended declaration of a pool entry beside its neighbour (`CronScenario.neighbourDeclarations`):
+ * the changed field is a day field four times in five (day-of-month or day-of-week: N1's OR of two
+ * restricted day fields, and `1-31` or `0-6` beside a star), starred half the time.
+ */
+const neighbourDeclarationOf = (poolSize: number): fc.Arbitrary<NeighbourDeclaration> =>
+  fc.record({
+    runner,
+    index: fc.nat({ max: poolSize - 1 }),
+    field: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(2, 4) }, { weight: 1, arbitrary: fc.constantFrom(0, 1, 3) }),
+    toStar: fc.boolean(),
+    step: fc.nat({ max: 7 })
+  })
 
 const declaration = (poolSize: number): fc.Arbitrary<ReadonlyArray<DeclaredEntrySpec> | null> =>
   fc.oneof(
@@ -246,7 +260,9 @@ export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =
         // Drawn after everything above, so every earlier draw keeps its bytes (see the module comment).
         turnEpisodes,
         lateClaims,
-        ...(shape.faults ? { crashes, deliveryCrashes } : {})
+        ...(shape.faults ? { crashes, deliveryCrashes } : {}),
+        // Drawn after everything above too.
+        neighbourDeclarations: fc.array(neighbourDeclarationOf(pool.length), { minLength: 1, maxLength: 2 })
       })
     )
   )

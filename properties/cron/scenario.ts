@@ -6,6 +6,7 @@
  * transition, redeployments (retargeting), restarts, and storage faults.
  */
 import type { CronFault, CronTiming, EntryInput } from "../../models/cron/index.ts"
+import type { NeighbourChange } from "./spellings.ts"
 
 /** Runners every scenario has. */
 export const RUNNERS = 2
@@ -44,6 +45,8 @@ export interface DeclaredEntrySpec {
   readonly command: string
   /** The pool entry's spec in another spelling of its meaning (`spellings.ts`: N1, the same key). */
   readonly respelled?: boolean
+  /** The pool entry's spec with one field's meaning changed (`spellings.ts` `neighbour`: N1, the model says whether the key changes). */
+  readonly neighbour?: NeighbourChange
 }
 
 /** One command of a scenario. */
@@ -123,6 +126,13 @@ export interface CronScenario {
    * declaration changes nothing, and nothing runs after it. Absent: none.
    */
   readonly respelledDeclarations?: ReadonlyArray<RespelledDeclaration>
+  /**
+   * Declarations appended after `respelledDeclarations` (drawn after everything else): `runner`
+   * declares pool entry `index` as written and its neighbour one field apart (mostly a day field, often
+   * starred: N1's OR of two restricted day fields), two keys unless the two mean the same schedule.
+   * Absent: none.
+   */
+  readonly neighbourDeclarations?: ReadonlyArray<NeighbourDeclaration>
   /**
    * Episodes appended after the scenario's commands and before `respelledDeclarations` (drawn last):
    * `runner` claims its due ticks and settles the first one up to its delivery, then redeploys
@@ -258,6 +268,19 @@ export interface RespelledDeclaration {
   readonly index: number
 }
 
+/** One appended declaration of an entry beside its neighbour (`CronScenario.neighbourDeclarations`). */
+export interface NeighbourDeclaration extends NeighbourChange {
+  readonly runner: number
+  readonly index: number
+}
+
+/** The appended declaration of `declared`: its pool entry as written, then its neighbour. */
+const neighbourDeclaration = (declared: NeighbourDeclaration): Command => ({
+  op: "declare",
+  runner: declared.runner,
+  entries: [{ index: declared.index, command: "ping" }, { index: declared.index, command: "pong", neighbour: { field: declared.field, toStar: declared.toStar, step: declared.step } }]
+})
+
 /** The appended declaration of `declared`: its pool entry as written, then respelled. */
 const respelledDeclaration = (declared: RespelledDeclaration): Command => ({
   op: "declare",
@@ -291,7 +314,7 @@ export const REFUSED_COMMIT: CronFault = { transaction: 1, phase: "commitRefused
  * `refusedCommits` names (see `CronScenario.refusedCommits`), each refused claim followed by the same
  * runner's next poll (a claim), likewise each failed statement and each of the `crashes`, and turns in
  * the application's own transaction when `ownTurns` holds, with the `turnEpisodes` after the opening;
- * then the `redeploysBeforeRewrite`, the `lateClaims`, the `deliveryCrashes` and the `respelledDeclarations`.
+ * then the `redeploysBeforeRewrite`, the `lateClaims`, the `deliveryCrashes`, the `respelledDeclarations` and the `neighbourDeclarations`.
  *
  * @example runningCommands({ ...scenario, refusedCommits: [0] }) // the first turn, bootstrap, claim or settle has fault REFUSED_COMMIT
  */
@@ -305,7 +328,8 @@ export const runningCommands = (scenario: CronScenario): ReadonlyArray<Command> 
     ...(scenario.redeploysBeforeRewrite ?? []).flatMap(redeployBeforeRewrite),
     ...(scenario.lateClaims ?? []).flatMap((late) => lateClaim(late, scenario.skipMs)),
     ...(scenario.deliveryCrashes ?? []).flatMap(deliveryCrash),
-    ...(scenario.respelledDeclarations ?? []).map(respelledDeclaration)
+    ...(scenario.respelledDeclarations ?? []).map(respelledDeclaration),
+    ...(scenario.neighbourDeclarations ?? []).map(neighbourDeclaration)
   ]
 }
 

@@ -21,7 +21,7 @@ import { createFiredTable, FIRED_TABLE } from "./observe.ts"
 import { backendPid, type RaceEntry, type RaceEvidence, runRaceOverBoundaries, runSequential } from "./race.ts"
 import { claimAll, restartRunner, type RunnerProcess, settleOne, startRunner } from "./runner.ts"
 import type { Command, DeclaredEntrySpec } from "./scenario.ts"
-import { respelled } from "./spellings.ts"
+import { neighbour, respelled } from "./spellings.ts"
 
 /**
  * Where bootstraps overlap: the hook points `subjects/cron` offers (optional), else the storage
@@ -74,7 +74,8 @@ export const scheduleInput = (pool: ReadonlyArray<EntryInput>, skipMs: number, e
   skipMs,
   entries: entries.map((entry) => {
     const declared = pool[entry.index]!
-    return { ...declared, command: entry.command, ...(entry.respelled === true ? { spec: respelled(declared.spec) } : {}) }
+    const spec = entry.neighbour !== undefined ? neighbour(declared.spec, entry.neighbour) : entry.respelled === true ? respelled(declared.spec) : declared.spec
+    return { ...declared, command: entry.command, spec }
   })
 })
 

@@ -2,7 +2,8 @@
  * The N1 spellings the cron generators draw from, by field, grouped by meaning: every spelling in a
  * group means the same, so every one of them has the same canonical timer key. `respelled` gives a
  * spec another spelling of its meaning, for the appended duplicate-key declarations
- * (`CronScenario.respelledDeclarations`).
+ * (`CronScenario.respelledDeclarations`); `neighbour` gives it another meaning in one field, for the
+ * appended declarations of two entries one field apart (`CronScenario.neighbourDeclarations`).
  */
 
 /**
@@ -62,4 +63,39 @@ export const respelled = (spec: string): string => {
   const separator = spec.includes(" ") && !spec.includes("  ") ? "\t" : " "
   if (fields.length !== FIELD_GROUPS.length) return fields.join(separator)
   return fields.map((field, index) => nextSpelling(FIELD_GROUPS[index]!, field)).join(separator)
+}
+
+/** How a neighbour differs from its spec: the field (0-4, minute to day-of-week), and its new meaning. */
+export interface NeighbourChange {
+  readonly field: number
+  /** The field becomes a star (N1: a star day field does not join the other by OR); else the meaning `step` groups on. */
+  readonly toStar: boolean
+  readonly step: number
+}
+
+/**
+ * `spec` with one field's meaning changed (N1, the other way round from `respelled`): field `field`
+ * spelled as a star, or as a meaning `1 + step` groups after its own (never its own), the other fields
+ * as written. Whether the two share a key is the model's to say (`1-31` beside a star day-of-week is
+ * every day, as a star is). An `@every` moves to another interval; a field outside the tables (of an
+ * invalid spec) and a spec without five fields are kept as written.
+ *
+ * @example neighbour("0 0 1 * 1", { field: 2, toStar: true, step: 0 }) // "0 0 * * 1"
+ */
+export const neighbour = (spec: string, change: NeighbourChange): string => {
+  if (spec.startsWith("@every")) return otherMeaning(EVERY, spec, change.step)
+  const fields = spec.trim().split(/\s+/)
+  if (fields.length !== FIELD_GROUPS.length || change.field < 0 || change.field >= fields.length) return spec
+  const groups = FIELD_GROUPS[change.field]!
+  const star = groups[0]![0]!
+  const current = fields[change.field]!
+  fields[change.field] = change.toStar && current !== star ? star : otherMeaning(groups, current, change.step)
+  return fields.join(" ")
+}
+
+/** The first spelling of the meaning `1 + step` groups after the one holding `spelling` (itself when unknown). */
+const otherMeaning = (groups: ReadonlyArray<ReadonlyArray<string>>, spelling: string, step: number): string => {
+  const index = groups.findIndex((candidates) => candidates.includes(spelling))
+  if (index === -1 || groups.length < 2) return spelling
+  return groups[(index + 1 + (step % (groups.length - 1))) % groups.length]![0]!
 }

@@ -13,7 +13,7 @@ import { executeScenario } from "../../harness/Runner.ts"
 import { parseSchedule, timerKeyOf } from "../../models/cron/index.ts"
 import { cronScenario } from "../../properties/cron/arbitraries.ts"
 import { cronSuite } from "../../properties/cron/index.ts"
-import { ALL_MONTHS, DAYS, EVERY, HOURS, MINUTES, MONTHS, respelled, WEEKDAYS } from "../../properties/cron/spellings.ts"
+import { ALL_MONTHS, DAYS, EVERY, HOURS, MINUTES, MONTHS, neighbour, respelled, WEEKDAYS } from "../../properties/cron/spellings.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
 
 const adapters = useNodeAdapters()
@@ -40,6 +40,21 @@ describe("respelled cron specs", () => {
     expect(respelled("0 2 * * SUN")).toBe("00\t02\t*\t1-12\t0")
   })
 
+  it("have neighbours one field apart: a star, or another meaning, the other fields as written", () => {
+    expect(neighbour("0 0 1 * 1", { field: 2, toStar: true, step: 0 })).toBe("0 0 * * 1")
+    expect(neighbour("0 0 1 * 1", { field: 4, toStar: true, step: 3 })).toBe("0 0 1 * *")
+    // Already a star: another meaning instead.
+    expect(neighbour("0 2 * * *", { field: 2, toStar: true, step: 0 })).toBe("0 2 1-31 * *")
+    expect(neighbour("30 2 * * *", { field: 0, toStar: false, step: 0 })).toBe("15 2 * * *")
+    expect(neighbour("@every 90s", { field: 2, toStar: true, step: 0 })).toBe("@every 15m")
+    expect(neighbour("61 * * * *", { field: 0, toStar: false, step: 0 })).toBe("61 * * * *")
+    expect(neighbour("* * *", { field: 2, toStar: true, step: 0 })).toBe("* * *")
+    // N1 decides the keys: a restricted pair joins by OR, so starring one changes the key; 1-31 beside a star weekday is every day, as a star is.
+    expect(keyOf(neighbour("0 0 1 * 1", { field: 2, toStar: true, step: 0 }))).not.toBe(keyOf("0 0 1 * 1"))
+    expect(keyOf("0 2 1-31 * *")).toBe(keyOf("0 2 * * *"))
+    for (const group of DAYS) expect(neighbour(`0 2 ${group[0]} * 1`, { field: 2, toStar: false, step: 1 })).not.toBe(`0 2 ${group[0]} * 1`)
+  })
+
   it("make the shipped runtime refuse one key declared twice, naming it, as the model does", async () => {
     const [scenario] = fc.sample(
       cronScenario({ faults: false, maxEpisodes: 2 }).filter((drawn) =>
@@ -48,7 +63,8 @@ describe("respelled cron specs", () => {
       { numRuns: 1, seed: 7 }
     )
     const property = cronSuite().properties.find((candidate) => candidate.id === "cron/model")!
-    const trace = await Effect.runPromise(executeScenario(property, adapters.sqlite!, scenario as unknown as Json))
+    // Without the neighbour declarations appended after it, so the respelled one is the last step.
+    const trace = await Effect.runPromise(executeScenario(property, adapters.sqlite!, { ...scenario, neighbourDeclarations: [] } as unknown as Json))
     expect(trace.divergence?.explanation ?? null).toBeNull()
     const last = trace.steps.at(-1)!
     expect(last.operation).toBe("declare")
