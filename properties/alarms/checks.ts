@@ -266,11 +266,23 @@ const statusChecks = (c: StepComparison): ReadonlyArray<Check> => {
   return VALID_REFS.flatMap((ref): ReadonlyArray<Check> => {
     const key = refKey(ref)
     const stored = statusCheck(c, ref, `stored status(${key})`, c.observed.storedStatuses[key]!, targeted, provenance)
-    return Object.hasOwn(c.observed.statuses, key)
-      ? [stored, statusCheck(c, ref, `getAlarmStatus(${key})`, c.observed.statuses[key]!, targeted, provenance)]
-      : [stored]
+    if (!Object.hasOwn(c.observed.statuses, key)) return [stored]
+    const api = statusCheck(c, ref, `getAlarmStatus(${key})`, c.observed.statuses[key]!, targeted, provenance)
+    return [stored, readsRowsRight(api, c.observed.storedStatuses[key]!)]
   })
 }
+
+/**
+ * A `getAlarmStatus` check whose alarm is stored exactly as the model predicts: the rows are right, so
+ * a different answer is R28's alone (the status derived from the rows), never the rule that decided
+ * the rows. `storedActual` must be read when the API's answer can no longer change them: after a
+ * command step (the opening step's reads have migrated an older layout by then), or after the API's
+ * reads in the opening step (an API read that migrates changes the rows, and its backfill is R3's).
+ */
+export const readsRowsRight = (api: Check, storedActual: Json): Check =>
+  jsonEqual(storedActual, api.expected)
+    ? { ...api, rules: ["R28"], why: "the stored rows are as predicted; getAlarmStatus must report them as R28 derives them: {attempts, parked, runAt = run_at, retryAt = raw retry_at}, undefined without a row" }
+    : api
 
 /** What `parkedReportJson` and the default reporter's logger add when a report is not upstream's. */
 const REPORT_DEVIATIONS = ["tag", "extraFields", "logLevel"] as const

@@ -18,7 +18,7 @@ import { ALARMS_SPAN_RULE, alarmsAttributor } from "../../spec/alarms.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { requirementsOfSituations } from "./attribution.ts"
-import { alarmsChecks, observedRules, type Touch } from "./checks.ts"
+import { alarmsChecks, observedRules, readsRowsRight, type Touch } from "./checks.ts"
 import { faultWords, modelOperation, nextWakeAfter, refKey, resolveCommand, touchedRefs, withoutReasons } from "./commands.ts"
 import { alarmsLivenessStep } from "./livenessPhase.ts"
 import { readPersistedLayout, UPSTREAM_LAYOUT } from "./persistedLayout.ts"
@@ -27,6 +27,7 @@ import type { AlarmsScenario, Command, RefSpec } from "./scenario.ts"
 import { toLegacyLayout, toModelLegacyRows } from "./scenario.ts"
 import { type AlarmsSession, harnessError, modelStatuses, openAlarmsSession } from "./session.ts"
 import { alarmSpanCheck } from "./spanCheck.ts"
+import { readStoredAlarms } from "./storedState.ts"
 import { withSortedKeys } from "../../harness/CodeUnitOrder.ts"
 
 /** Bound on commands executed from one scenario (generators stay far below it). */
@@ -98,11 +99,16 @@ const storedWakeChecks = (database: ExecutionEnvironment["database"], dialect: D
     return checks
   })
 
-/** The opening step of a scenario with an older layout: the first scheduler migrated it (R3). */
-const openingStep = (session: AlarmsSession, model: ModelState, scenario: AlarmsScenario, epochMs: number, layoutKind: string, rowCount: number, wakeChecks: Effect.Effect<ReadonlyArray<Check>, HarnessError>) =>
+/**
+ * The opening step of a scenario with an older layout: the first scheduler migrated it (R3). The rows
+ * are read again after the API was asked (an API read may be what migrates them), so that a status the
+ * API misreads from rows the migration got right names R28, not R3.
+ */
+const openingStep = (session: AlarmsSession, model: ModelState, scenario: AlarmsScenario, epochMs: number, layoutKind: string, rowCount: number, wakeChecks: Effect.Effect<ReadonlyArray<Check>, HarnessError>, storedAfter: Effect.Effect<Readonly<Record<string, Json>>, HarnessError>) =>
   Effect.gen(function*() {
     const observed = yield* session.observe(VALID_REFS)
     const storedWakes = yield* wakeChecks
+    const migrated = yield* storedAfter
     const expected = modelStatuses(model)
     const executed: ExecutedStep = {
       record: {
@@ -115,13 +121,13 @@ const openingStep = (session: AlarmsSession, model: ModelState, scenario: Alarms
         modelState: { platformAlarmMs: model.platformAlarmMs, statuses: expected, reporterCalls: [] }
       },
       checks: [
-        ...VALID_REFS.map((ref) => ({
+        ...VALID_REFS.map((ref) => readsRowsRight({
           observable: `getAlarmStatus(${refKey(ref)})`,
           expected: expected[refKey(ref)]!,
           actual: observed.statuses[refKey(ref)]!,
           rules: ["R3", "R28"],
           why: "rows of an older layout keep their deadline and attempt state after migration (no attempts row reads as a fresh budget)"
-        })),
+        }, migrated[refKey(ref)]!)),
         { observable: "platform alarm", expected: model.platformAlarmMs, actual: observed.platformAlarmMs, rules: ["R3", "R6"], why: "migration does not touch the platform alarm" },
         ...storedWakes
       ],
@@ -231,7 +237,10 @@ export const executeAlarms = (
       attributor: alarmsAttributor,
       requirements: environment.requirements,
       ...(legacy.length > 0 && legacyLayout !== undefined
-        ? { open: openingStep(session, model, scenario, epochMs, legacyLayout.kind, legacy.length, storedWakeChecks(database, dialect, model)) }
+        ? {
+          open: openingStep(session, model, scenario, epochMs, legacyLayout.kind, legacy.length, storedWakeChecks(database, dialect, model),
+            readStoredAlarms(database.sql, dialect).pipe(Effect.map((stored) => stored.statuses), Effect.mapError(harnessError("reading the alarm tables"))))
+        }
         : {}),
       step: (command, index) => (command === "liveness" ? alarmsLivenessStep(session, environment, model) : commandStep(command, index))
     }, options.liveness ? [...scenario.commands.slice(0, MAX_COMMANDS), "liveness"] : scenario.commands.slice(0, MAX_COMMANDS))
