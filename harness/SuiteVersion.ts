@@ -43,8 +43,12 @@
  * 0.13.0 counts and faults every write an implementation runs outside a transaction as a transaction of
  * one statement (content, clocks, cron; alarms keeps transactions only, for R3's migration): a storage
  * fault can strike upstream's auto-committed sweep writes, and fault ordinals after such a write move.
+ * 0.14.0 closes what a blind-bug study missed (`blind-bugs/`): clocks asks a waiting run with its token
+ * or its reason off (C6), content detaches a place in the other tenant (K1, K5) and races a raise
+ * beside a second candidate of the same delete ((iii), together), cron declares entries one day field
+ * apart (N1), and alarms names R28 when the rows are right but `getAlarmStatus` misreads them.
  */
-export const SUITE_VERSION = "0.13.0"
+export const SUITE_VERSION = "0.14.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
