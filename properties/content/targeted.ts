@@ -114,13 +114,15 @@ const grantOtherSize: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant,
   })
 
 /**
- * An upload attached under its fresh grant (expiring at `now + L`, after `now + S`: accepted, K5), then
- * that reference detached (it existed: detach deletes it, K5), then detached again (gone).
+ * An upload attached under its fresh grant (expiring at `now + L`, after `now + S`: accepted, K5), the
+ * same place detached in the other tenant (K1, K5: references are per tenant, nothing goes), then that
+ * reference detached (it existed: detach deletes it, K5), then detached again (gone).
  */
 const detachAttached: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, at: place })
   .map(({ tenant: t, payload, at }): ReadonlyArray<Command> => [
     uploaded(t, payload),
     { op: "attach", ...at, tenant: t, wallet: 0, misuse: "none" },
+    { op: "detach", ...at, tenant: (t + 1) % TENANTS.length },
     { op: "detach", ...at, tenant: t },
     { op: "detach", ...at, tenant: t }
   ])
