@@ -63,7 +63,7 @@ const loadSet = async (subject: string): Promise<BlindBugSet> => {
 }
 
 /** Runs the gate of `subject` on `implementationIndex` and returns its report (undefined: none written) and wall seconds. */
-const runGate = (subject: string, adapter: string, implementationIndex: string): { readonly report: GateReport | undefined; readonly seconds: number; readonly exit: number | null } => {
+const runGate = (subject: string, adapter: string, implementationIndex: string): { readonly report: GateReport | undefined; readonly seconds: number } => {
   const out = mkdtempSync(join(tmpdir(), "blind-bug-"))
   const started = Date.now()
   try {
@@ -71,7 +71,7 @@ const runGate = (subject: string, adapter: string, implementationIndex: string):
     const reportFile = join(out, "report.json")
     const report = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, "utf8")) as GateReport : undefined
     if (report === undefined) process.stdout.write(`    (no report; exit ${run.status}: ${(run.stderr ?? "").trim().split("\n").slice(-2).join(" / ")})\n`)
-    return { report, seconds: Math.round((Date.now() - started) / 1000), exit: run.status }
+    return { report, seconds: Math.round((Date.now() - started) / 1000) }
   } finally {
     rmSync(out, { recursive: true, force: true })
   }

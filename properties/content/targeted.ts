@@ -53,6 +53,8 @@ export const RACE_JUMP_MS = 2 * 24 * 3_600_000
 
 /** Payloads within the store's size limit (`PAYLOADS`), so the unit's upload stores its bytes. */
 const STORABLE = PAYLOADS.flatMap((bytes, index) => (bytes.byteLength <= PROPERTY_SETTINGS.maxContentBytes ? [index] : []))
+// `uploadRace` ages a second storable payload beside the raced one.
+if (STORABLE.length < 2) throw new Error(`content targeted units need at least 2 payloads within ${PROPERTY_SETTINGS.maxContentBytes} bytes, found ${STORABLE.length}`)
 
 const tenant = fc.nat({ max: TENANTS.length - 1 })
 const storable = fc.constantFrom(...STORABLE)
@@ -128,8 +130,8 @@ const detachAttached: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant,
   ])
 
 /**
- * An unreferenced upload aged past its deletion horizon (half the time beside another of the same
- * tenant, aged with it), then a sweep with an upload or a grant of that content racing it between its
+ * An unreferenced upload aged past its deletion horizon (four times in five beside another of the
+ * same tenant, aged with it: `fc.option`'s default), then a sweep with an upload or a grant of that content racing it between its
  * reference scan and its delete, then the content read back. (iii): the raise comes first, so the
  * delete's re-check (K6, against `sweepStart - T - S`) keeps the row; content and chunks stay together,
  * so the read returns the bytes. With the other upload the one delete spares the raised content and
