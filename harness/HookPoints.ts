@@ -141,6 +141,13 @@ export const capturedHookPoints: Effect.Effect<(name: string) => Effect.Effect<v
   return (name: string) => labelled(label, hooks.at(name))
 })
 
+/**
+ * Whether operation `label` reached any of `points` among the hits after the first `mark` (`hits().length`
+ * read before): the hits are bounded, so past `MAX_RECORDED_HOOK_HITS` this answers false.
+ */
+export const reachedSince = (hooks: ScriptedHooks, mark: number, label: string, points: ReadonlyArray<string>): boolean =>
+  hooks.hits().slice(mark).some((hit) => hit.label === label && points.includes(hit.hook))
+
 /** The hook point operation `label` reached last under `hooks` (where it is paused, when it is), if any. */
 export const lastPointOf = (hooks: ScriptedHooks, label: string): string | undefined => {
   const hits = hooks.hits()

@@ -25,7 +25,7 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { BEFORE_BEGIN_POINT, BEFORE_COMMIT_POINT } from "../../harness/BoundaryPoints.ts"
-import type { PausedAt, ScriptedHooks } from "../../harness/HookPoints.ts"
+import { type PausedAt, reachedSince, type ScriptedHooks } from "../../harness/HookPoints.ts"
 import { awaitBlocked } from "../../harness/PostgresLocks.ts"
 import type { AppliedRace, ProcessName } from "../../models/clocks/index.ts"
 
@@ -82,9 +82,6 @@ export interface RaceContext {
  */
 const pausedOrQuiet = (context: RaceContext, label: string): Effect.Effect<PausedAt | undefined> =>
   Effect.raceFirst(context.hooks.awaitPaused(label), Effect.as(context.patience, undefined))
-
-const reachedSince = (hooks: ScriptedHooks, mark: number, label: string, points: ReadonlyArray<string>): boolean =>
-  hooks.hits().slice(mark).some((hit) => hit.label === label && points.includes(hit.hook))
 
 /** Arms both processes to pause at the race's first hook point (before virtual time reaches it). */
 export const armRace = (hooks: ScriptedHooks): Effect.Effect<void> =>

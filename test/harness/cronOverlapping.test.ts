@@ -68,6 +68,34 @@ describe("runOverlapping", () => {
     expect(log.indexOf("b writes")).toBeLessThan(log.indexOf("a writes"))
   })
 
+  it("waits, before the first commits, for what whileFirstHolds waits for, and reports its answer", async () => {
+    const log: Array<string> = []
+    const { othersWaited } = await Effect.runPromise(Effect.gen(function*() {
+      // Waits until the other operation has ended: only then may the first commit.
+      const whileFirstHolds = (first: number, ended: (index: number) => boolean) =>
+        Effect.gen(function*() {
+          for (let turn = 0; turn < 100 && !ended(0); turn++) yield* Effect.yieldNow
+          log.push(`while ${first} holds, a ended: ${ended(0)}`)
+          return ended(0)
+        })
+      return yield* runOverlapping(yield* makeScriptedHooks, [operation("a", log), operation("b", log)], [1, 0], POINTS, whileFirstHolds)
+    }))
+    expect(othersWaited).toBe(true)
+    // The second committed while the first held its writes open, and the first committed after the wait.
+    expect(log.indexOf("a commits")).toBeLessThan(log.indexOf("while 1 holds, a ended: true"))
+    expect(log.indexOf("while 1 holds, a ended: true")).toBeLessThan(log.indexOf("b commits"))
+  })
+
+  it("does not ask whileFirstHolds when the first never held (no hook points)", async () => {
+    let asked = 0
+    const { othersWaited } = await Effect.runPromise(Effect.gen(function*() {
+      return yield* runOverlapping(yield* makeScriptedHooks, [operation("a", [], false), operation("b", [], false)], [0, 1], POINTS, () =>
+        Effect.sync(() => ++asked > 0))
+    }))
+    expect(asked).toBe(0)
+    expect(othersWaited).toBe(false)
+  })
+
   it("refuses an order that is not a permutation", async () => {
     const exit = await Effect.runPromiseExit(Effect.gen(function*() {
       return yield* runOverlapping(yield* makeScriptedHooks, [operation("a", []), operation("b", [])], [0, 0], POINTS)
