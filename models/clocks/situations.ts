@@ -4,9 +4,10 @@
  * A verdict says what held in the scenarios that ran; these names say what the scenarios exercised,
  * finer than the rules a step credits. Each is decided from the model alone (the state before, the
  * operation and the outcome the step was judged by), never from the implementation, so the table
- * means the same for every implementation bound to the subject. The fire races are the one exception
- * the harness decides: a race counts as it was realised (`raceSituation`), so an engine the harness
- * could not hold at a fire's start shows `fireRaceHeld` as 0 rather than a race that never ran.
+ * means the same for every implementation bound to the subject. The races are the one exception the
+ * harness decides: a race counts as it was realised (`raceSituation`, `scheduleRaceSituation`), so an
+ * engine the harness could not hold at a fire's start shows `fireRaceHeld` as 0 rather than a race
+ * that never ran.
  */
 import { FAULT_SITUATIONS } from "../../harness/Faults.ts"
 import { keyOf } from "./keys.ts"
@@ -17,6 +18,8 @@ export const CLOCKS_SITUATIONS = [
   // C8 scheduling, C9 arming
   "scheduleNew",
   "scheduleReplayed",
+  "scheduleRaceOneAfterOther",
+  "scheduleRaceOverlapped",
   "armedPastDueFiresAtOnce",
   "rearmAfterRewind",
   "rearmKeptInBackoff",
@@ -75,6 +78,7 @@ export const CLOCKS_FAULT_SITUATIONS: Readonly<Record<"inside" | "afterCommit" |
 
 /** Situations only an adapter with these capabilities can reach: an overlapped race needs two open transactions that lock rows. */
 export const CLOCKS_SITUATION_NEEDS = {
+  scheduleRaceOverlapped: ["independentConnections", "rowLocks"],
   fireRaceOverlapped: ["independentConnections", "rowLocks"]
 } as const
 
@@ -140,3 +144,10 @@ export const raceSituation = (outcome: StepOutcome, overlapped: boolean): Readon
   if (overlapped) return ["fireRaceOverlapped"]
   return [outcome.race.lagMs > 0 ? "fireRaceHeld" : "fireRaceAtOnce"]
 }
+
+/**
+ * The situation of a scheduling race as the harness realised it: the second ran into the first's open
+ * transaction, or ran after the first committed; none when the two ran unordered.
+ */
+export const scheduleRaceSituation = (realised: { readonly ordered: boolean; readonly overlapped: boolean } | null): ReadonlyArray<ClocksSituation> =>
+  realised === null || !realised.ordered ? [] : [realised.overlapped ? "scheduleRaceOverlapped" : "scheduleRaceOneAfterOther"]

@@ -26,19 +26,15 @@ const success = (value: Json): Json => ({ _tag: "Success", value })
 const execute = (run: Run, command: Command, effectRecordsInJournalTransactions: boolean): Json => {
   const now = run.state.nowMs
   switch (command.op) {
-    case "scheduleClock": {
-      const key = keyOf(command.exec, command.clock)
-      run.reached.add("C8")
-      run.transaction("A", (draft) => {
-        const stored = draft.clocks[key] ??
-          { executionId: command.exec, clockName: command.clock, deferredName: clockDeferred(command.clock), dueAtMs: now + command.durationMs, completedAtMs: null }
-        draft.clocks[key] = stored
-        run.emit("A", draft, clockIdentity(command.exec, command.clock, 0), EVENT.clockScheduled, scheduledPayload(stored))
-      })
-      run.flushes++
-      run.arm("A", key)
+    case "scheduleClock":
+      schedule(run, "A", command.exec, command.clock, command.durationMs)
       return success(null)
-    }
+    case "scheduleRace":
+      // Whatever overlapped, the first to commit inserts and the second finds its row (C8).
+      run.state.processB = true
+      schedule(run, command.first, command.exec, command.clock, command.durationsMs[command.first])
+      schedule(run, otherProcess(command.first), command.exec, command.clock, command.durationsMs[otherProcess(command.first)])
+      return success(null)
     case "deferredDone":
       run.transaction("A", (draft) => run.complete("A", draft, command.exec, command.deferred, { _tag: "Success", value: command.value }, command.metadata ?? null))
       run.flushes++
@@ -74,6 +70,26 @@ const execute = (run: Run, command: Command, effectRecordsInJournalTransactions:
       harnessCommand(run, command)
       return success(null)
   }
+}
+
+/** The process that is not `process`. */
+const otherProcess = (process: ProcessName): ProcessName => (process === "A" ? "B" : "A")
+
+/**
+ * C8 as `process` runs it: in one transaction, insert the clock due at now + `durationMs` or find the
+ * stored row unchanged, and emit clock-scheduled from the stored row; after commit flush and arm it.
+ */
+const schedule = (run: Run, process: ProcessName, exec: string, clockName: string, durationMs: number): void => {
+  const key = keyOf(exec, clockName)
+  run.reached.add("C8")
+  run.transaction(process, (draft) => {
+    const stored = draft.clocks[key] ??
+      { executionId: exec, clockName, deferredName: clockDeferred(clockName), dueAtMs: run.state.nowMs + durationMs, completedAtMs: null }
+    draft.clocks[key] = stored
+    run.emit(process, draft, clockIdentity(exec, clockName, 0), EVENT.clockScheduled, scheduledPayload(stored))
+  })
+  run.flushes++
+  run.arm(process, key)
 }
 
 /** C7: the stored exit, with its first consumption recorded once. */
@@ -219,6 +235,7 @@ const harnessCommand = (run: Run, command: Command): void => {
 /** Rules deciding each observable of a command, before modifiers. */
 const BASE_RULES: Readonly<Record<Command["op"], ObservableRules>> = {
   scheduleClock: { result: ["C8"], resumes: ["C9", "C10"], deferreds: ["C9", "C10"], clocks: ["C8"], journal: ["C8"] },
+  scheduleRace: { result: ["C8"], resumes: ["C9", "C10"], deferreds: ["C9", "C10"], clocks: ["C8"], journal: ["C8"] },
   deferredDone: { result: ["C5"], resumes: ["C5", "B1b"], deferreds: ["C5"], clocks: ["C1"], journal: ["C5"] },
   deferredDoneIfWaiting: { result: ["C6"], resumes: ["C6"], deferreds: ["C6"], clocks: ["C1"], journal: ["C6"] },
   deferredResult: { result: ["C7"], resumes: ["C7"], deferreds: ["C7"], clocks: ["C1"], journal: ["C7"] },

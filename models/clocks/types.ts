@@ -117,6 +117,18 @@ export interface AppliedRace {
 export type Command =
   | { readonly op: "scheduleClock"; readonly exec: string; readonly clock: string; readonly durationMs: number }
   | {
+    /** Both processes schedule one clock at once (C8: one transaction; the loser returns the stored row). */
+    readonly op: "scheduleRace"
+    readonly exec: string
+    readonly clock: string
+    /** Each process's duration: the first to commit sets the deadline, the other is handed it. */
+    readonly durationsMs: Readonly<Record<ProcessName, number>>
+    /** The process whose transaction commits first. */
+    readonly first: ProcessName
+    /** On engines with independent connections and row locks: the second runs into the first's open transaction. */
+    readonly overlap: boolean
+  }
+  | {
     readonly op: "deferredDone"
     readonly exec: string
     readonly deferred: string

@@ -5,7 +5,7 @@
 import * as fc from "fast-check"
 import { storageFaultArbitrary } from "../../harness/Faults.ts"
 import { releaseOrderArbitrary } from "../../harness/Interleaving.ts"
-import { type Command, type FaultedCommand, type FireRace, type Json, OTHER_FLOW, type TransactionFault } from "../../models/clocks/index.ts"
+import { type Command, type FaultedCommand, type FireRace, type Json, OTHER_FLOW, type ProcessName, type TransactionFault } from "../../models/clocks/index.ts"
 import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { clocksStatementFaults } from "./statementFaults.ts"
 
@@ -280,11 +280,24 @@ const otherFlowSweepTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.t
   { op: "advance", ms: 1_000 }
 ])
 
-/** A clock scheduled by A, armed by B's sweep too, and both fires raced (the race's lag fits in the advance). */
+/**
+ * How both processes come to hold a timer of the clock: A schedules it and B's sweep arms it, or both
+ * schedule it at once (C8's race: one transaction that inserts or returns the stored row), A's or B's
+ * first, B's duration the same, longer or shorter (two times in three the deadlines differ, and the first
+ * to commit sets it), the second running into the first's open transaction two times in three where the
+ * engine can. Shrinks toward the sweep.
+ */
+const bothArmed = fc.oneof(
+  fc.constant(null),
+  fc.record({ first: fc.constantFrom<ProcessName>("A", "B"), durationBMs: fc.constantFrom(1_000, 2_000, 500), overlap: fc.constantFrom(true, true, false) })
+)
+
+/** A clock both processes hold a timer of (`bothArmed`), and both fires raced (the race's lag fits in the advance). */
 const raceTimeline = (shape: ScenarioShape): fc.Arbitrary<ReadonlyArray<FaultedCommand>> =>
-  fc.tuple(exec, clock, advanceArbitrary(shape, fc.constant(2_500))).map(([e, c, advance]): ReadonlyArray<FaultedCommand> => [
-    { op: "scheduleClock", exec: e, clock: c, durationMs: 1_000 },
-    { op: "sweep", process: "B", withFlow: false },
+  fc.tuple(exec, clock, advanceArbitrary(shape, fc.constant(2_500)), bothArmed).map(([e, c, advance, scheduling]): ReadonlyArray<FaultedCommand> => [
+    ...(scheduling === null
+      ? [{ op: "scheduleClock", exec: e, clock: c, durationMs: 1_000 } as const, { op: "sweep", process: "B", withFlow: false } as const]
+      : [{ op: "scheduleRace", exec: e, clock: c, durationsMs: { A: 1_000, B: scheduling.durationBMs }, first: scheduling.first, overlap: scheduling.overlap } as const]),
     advance
   ])
 

@@ -16,7 +16,18 @@ import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harn
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { clocksModel, clocksSituations, type FaultedCommand, keyOf, type ModelState, type Operation, operationAlternatives, raceSituation, type StepOutcome } from "../../models/clocks/index.ts"
+import {
+  clocksModel,
+  clocksSituations,
+  type FaultedCommand,
+  keyOf,
+  type ModelState,
+  type Operation,
+  operationAlternatives,
+  raceSituation,
+  scheduleRaceSituation,
+  type StepOutcome
+} from "../../models/clocks/index.ts"
 import { CLOCKS_SPAN_RULE, clocksAttributor } from "../../spec/clocks.ts"
 import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
@@ -28,6 +39,7 @@ import { livenessPhase, type LivenessContext } from "./livenessPhase.ts"
 import { spanCheck } from "./spanCheck.ts"
 import { observeRows } from "./observe.ts"
 import type { RaceReport } from "./race.ts"
+import type { ScheduleRaceReport } from "./scheduleRace.ts"
 import { type ClocksSession, openClocksSession } from "./session.ts"
 
 /** Bound on commands executed from one scenario. */
@@ -75,6 +87,25 @@ const raceWords = (outcome: StepOutcome, report: RaceReport): string => {
   return `race of ${race.key} at ${race.atMs}: ${race.first} released first, ${how}`
 }
 
+/**
+ * A scheduling race that ran unordered (the store opened no transaction the harness could hold) is
+ * judged by either order: the other order's race as an alternative.
+ */
+const unorderedAlternatives = (operation: Operation, report: ScheduleRaceReport | null): ReadonlyArray<Operation> => {
+  const command = operation.command
+  if (report === null || report.ordered || command.op !== "scheduleRace") return []
+  return [{ ...operation, command: { ...command, first: command.first === "A" ? "B" : "A" } }]
+}
+
+/** A scheduling race in plain words, for the counterexample. */
+const scheduleRaceWords = (command: FaultedCommand, report: ScheduleRaceReport): string => {
+  if (command.op !== "scheduleRace") return ""
+  const second = command.first === "A" ? "B" : "A"
+  if (!report.ordered) return `scheduling race of ${command.exec}/${command.clock}: unordered (no transaction was held open at the storage boundary)`
+  if (!report.overlapped) return `scheduling race of ${command.exec}/${command.clock}: ${command.first} scheduled first, then ${second}`
+  return `scheduling race of ${command.exec}/${command.clock}: ${command.first}'s open transaction overlapped by ${second}'s${report.blocked ? ", which waited on its lock (pg_blocking_pids)" : ""}`
+}
+
 /** Requirements a step reached, from the rules the model says it exercised. */
 const coveredBy = (reached: ReadonlyArray<string>, comparison: Comparison): ReadonlyArray<string> =>
   comparison === "model"
@@ -103,6 +134,7 @@ const commandStep = (
     const expected = { resumes: raced.resumes.length, resumesAtWaypoints: raced.fireResumes, transactionsAtWaypoints: raced.fireTransactions }
     const result = yield* session.call(raced.faultVoided ? withoutStorageFault(command) : command, index, raced.fireInstantsMs, raced.race, expected)
     const race = session.lastRace()
+    const scheduleRace = session.lastScheduleRace()
     if (command.op === "rewind") state.memory.completions.delete(keyOf(command.exec, command.deferred))
     state.liveness.noteCall(command, result)
     const observed = yield* observeRows(environment.database.sql)
@@ -133,12 +165,18 @@ const commandStep = (
     }
     // Where the reference leaves a choice open, the step is judged by the first prediction the observation
     // agrees with (`models/clocks/alternatives.ts`); the invariants do not depend on the model, and are checked once.
-    const alternatives = comparison === "model" ? operationAlternatives(before, { command, atMs }) : [{ command, atMs }]
+    const alternatives = comparison === "model"
+      ? [...operationAlternatives(before, { command, atMs }), ...unorderedAlternatives({ command, atMs }, scheduleRace)]
+      : [{ command, atMs }]
     const { outcome, checks } = firstConsistent(alternatives.map((operation, alternative) => ({ operation, alternative })),
       ({ operation, alternative }) => predict(operation, alternative))
     state.model = outcome.state
     const spans = comparison === "model" ? spanCheck(command, session.lastSpans()) : undefined
-    const fault = [faultWords(command, outcome.faultVoided, session.lastFault()), race === null ? undefined : raceWords(raced, race)].filter((words) => words !== undefined).join("; ") || undefined
+    const fault = [
+      faultWords(command, outcome.faultVoided, session.lastFault()),
+      race === null ? undefined : raceWords(raced, race),
+      scheduleRace === null ? undefined : scheduleRaceWords(command, scheduleRace)
+    ].filter((words) => words !== undefined).join("; ") || undefined
     const executed: ExecutedStep = {
       record: {
         operation: command.op,
@@ -153,7 +191,7 @@ const commandStep = (
       checks: spans === undefined ? checks : [...checks, spans],
       covered: coveredBy([...outcome.reached, ...(outcome.resumes.length > 0 ? ["C5"] : []), ...(spans === undefined ? [] : [CLOCKS_SPAN_RULE])], comparison),
       // The race counts as it ran: the judged prediction's race is the realised one (`asRaced`).
-      situations: [...clocksSituations(before, { command, atMs }, outcome), ...raceSituation(outcome, race?.overlapped === true)],
+      situations: [...clocksSituations(before, { command, atMs }, outcome), ...raceSituation(outcome, race?.overlapped === true), ...scheduleRaceSituation(scheduleRace)],
       described: `${clocksModel.describeOperation({ command, atMs })}${fault === undefined ? "" : ` (${fault})`}`
     }
     return executed

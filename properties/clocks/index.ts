@@ -11,7 +11,9 @@
  *   (`race.ts`): both fires pause at `clocks.fire.begin` and are released in a generated, shrinking
  *   order, the second at once or held for a lag; on engines with independent connections and row
  *   locks the second may run into the first's open transaction (a lock wait seen through
- *   `pg_blocking_pids`). Three connections: A's, B's and the observer's.
+ *   `pg_blocking_pids`). Both processes also schedule one clock at once (`scheduleRace.ts`, C8): one
+ *   after the other, or on such engines the second's transaction running into the first's open one.
+ *   Three connections: A's, B's and the observer's.
  * - `clocks/liveness`: faults, the idempotence guarantee's invariants after every step (no model),
  *   then the run to quiescence and the liveness requirements (`harness/Liveness.ts`).
  *

@@ -5,7 +5,8 @@
  * strike B's own sweeps), the journal, the run registry and the `scheduleResume` recorder the harness
  * injects, each command mapped to its call, and what is observed after it. Every call runs labelled
  * with its process under one scripted hook controller, so an advance can release the two processes'
- * fires of one clock in the model's race order (`race.ts`). A crash ends the process from outside;
+ * fires of one clock in the model's race order (`race.ts`), and both processes can schedule one clock
+ * at once (`scheduleRace.ts`). A crash ends the process from outside;
  * the session then closes its scope (its timers die with it) and starts it again with its
  * registration sweep (`sweepDue(flow)`), as a restarted engine does. A generated `restart` is the
  * same, with the step's faults striking the recovery's transactions.
@@ -29,6 +30,7 @@ import type { ClocksImplementation, ClocksService, ResumeReason } from "../../su
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
 import { type JournalControls, makeHarnessJournal, type SharedJournalState } from "./journalHarness.ts"
 import { armRace, type OverlapConnections, type RaceContext, type RaceReport, releaseHeld, runRace } from "./race.ts"
+import { runScheduleRace, scheduleOn, type ScheduleRaceReport } from "./scheduleRace.ts"
 
 /**
  * The flow instance as upstream's flow runtime provides it: a service under upstream's key
@@ -113,6 +115,8 @@ export interface ClocksSession {
   readonly lastSpans: () => ReadonlyArray<string>
   /** What the last call's race did (null: it had none). */
   readonly lastRace: () => RaceReport | null
+  /** What the last call's scheduling race did (null: it was none). */
+  readonly lastScheduleRace: () => ScheduleRaceReport | null
   /**
    * Advances virtual time by `ms` and waits for quiet; a round that saw no activity then waits up to
    * `LATE_WORK_TURNS_PER_QUIET_ROUND` turns more for late work (the liveness phase has no prediction to
@@ -161,6 +165,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     let currentStep = 0
     let effectRuns = 0
     let lastRace: RaceReport | null = null
+    let lastScheduleRace: ScheduleRaceReport | null = null
     let lastFault: FaultAsStruck | undefined = undefined
     let lastSpans: ReadonlyArray<string> = []
     const hooks = yield* makeScriptedHooks
@@ -286,11 +291,14 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         const service = processA.service
         switch (command.op) {
           case "scheduleClock":
-            yield* service.scheduleClock({ _tag: FLOW }, {
-              executionId: command.exec,
-              clock: { name: command.clock, durationMs: command.durationMs, deferred: { name: `${command.clock}:fired` } }
-            })
+            yield* scheduleOn(service, command.exec, command.clock, command.durationMs)
             return null
+          case "scheduleRace": {
+            const services = { A: processA.service, B: (yield* processOf("B")).service }
+            return yield* runScheduleRace({ hooks, boundaries: { A: boundary, B: boundaryB }, services, as, overlap }, command, (report) => {
+              lastScheduleRace = report
+            })
+          }
           case "deferredDone":
             yield* service.deferredDone({
               flowName: FLOW,
@@ -361,6 +369,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         const resumeTarget = resumes.length + expected.resumes
         const targets = waypointTargetsOf(expected, resumes.length, processA.probe.started())
         lastRace = null
+        lastScheduleRace = null
         lastFault = undefined
         lastSpans = []
         if (command.op === "restart") return yield* restart("A", resumeTarget, command)
@@ -405,6 +414,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
       boundary,
       call,
       lastRace: () => lastRace,
+      lastScheduleRace: () => lastScheduleRace,
       lastFault: () => lastFault,
       lastSpans: () => lastSpans,
       advanceQuietly,

@@ -12,6 +12,7 @@ import { CLOCKS_SPAN_RULE } from "../../spec/clocks.ts"
 /** Upstream's span of each command that calls one service operation. */
 const UPSTREAM_SPANS: Partial<Readonly<Record<FaultedCommand["op"], string>>> = {
   scheduleClock: "DeferredPersistence.scheduleClock",
+  scheduleRace: "DeferredPersistence.scheduleClock",
   deferredDone: "DeferredPersistence.deferredDone",
   deferredDoneIfWaiting: "DeferredPersistence.deferredDoneIfWaiting",
   deferredResult: "DeferredPersistence.deferredResult",
@@ -25,5 +26,5 @@ const UPSTREAM_SPANS: Partial<Readonly<Record<FaultedCommand["op"], string>>> = 
  */
 export const spanCheck = (command: FaultedCommand, openedSpans: ReadonlyArray<string>): Check | undefined => {
   const expected = UPSTREAM_SPANS[command.op]
-  return expected === undefined ? undefined : spanNamesCheck(command.op === "sweep" ? "sweepDue" : command.op, [expected], openedSpans, CLOCKS_SPAN_RULE)
+  return expected === undefined ? undefined : spanNamesCheck(command.op === "sweep" ? "sweepDue" : command.op === "scheduleRace" ? "scheduleClock" : command.op, [expected], openedSpans, CLOCKS_SPAN_RULE)
 }

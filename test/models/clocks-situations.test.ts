@@ -4,7 +4,7 @@
  * counts by the kind it was realised as.
  */
 import { describe, expect, it } from "vitest"
-import { clocksModel, clocksSituations, type FaultedCommand, type ModelState, raceSituation } from "../../models/clocks/index.ts"
+import { clocksModel, clocksSituations, type FaultedCommand, type ModelState, raceSituation, scheduleRaceSituation } from "../../models/clocks/index.ts"
 
 const T0 = 1_000_000
 
@@ -94,5 +94,12 @@ describe("clocks situations", () => {
     expect(raceSituation(raced(0), false)).toEqual(["fireRaceAtOnce"])
     expect(raceSituation(raced(0), true)).toEqual(["fireRaceOverlapped"])
     expect(raceSituation(clocksModel.step(state, { command: { op: "advance", ms: 2_000 }, atMs: state.nowMs }), false)).toEqual([])
+  })
+
+  it("a scheduling race counts as it was realised: one after the other, overlapped, or none when unordered", () => {
+    expect(scheduleRaceSituation({ ordered: true, overlapped: false })).toEqual(["scheduleRaceOneAfterOther"])
+    expect(scheduleRaceSituation({ ordered: true, overlapped: true })).toEqual(["scheduleRaceOverlapped"])
+    expect(scheduleRaceSituation({ ordered: false, overlapped: false })).toEqual([])
+    expect(scheduleRaceSituation(null)).toEqual([])
   })
 })

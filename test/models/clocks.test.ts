@@ -222,6 +222,24 @@ describe("clocks model", () => {
     expect(run([armedByBoth[0]!, { op: "advance", ms: 2_500, race: { order: [1, 0], lagMs: 100, overlap: false } }]).outcomes[1]!.race).toBeNull()
   })
 
+  it("a scheduling race: the first to commit sets the deadline, the second is handed the stored row, and both arm it", () => {
+    for (const first of ["A", "B"] as const) {
+      const { state, outcomes } = run([
+        { op: "scheduleRace", exec: "e1", clock: "t1", durationsMs: { A: 1_000, B: 2_000 }, first, overlap: true },
+        { op: "advance", ms: 2_500 }
+      ])
+      const dueAtMs = T0 + (first === "A" ? 1_000 : 2_000)
+      expect(outcomes[0]!.result).toEqual({ _tag: "Success", value: null })
+      expect(outcomes[0]!.rules.result).toEqual(["C8"])
+      expect(outcomes[0]!.state.timers.map((timer) => [timer.process, timer.atMs])).toEqual([[first, dueAtMs], [first === "A" ? "B" : "A", dueAtMs]])
+      // One clock-scheduled record (the second's is a byte-equal duplicate), then one fire at the stored deadline.
+      expect(Object.keys(outcomes[0]!.state.journal)).toEqual([clockIdentity("e1", "t1", 0)])
+      expect(outcomes[0]!.noted).toContain("journalDuplicate")
+      expect(outcomes[1]!.fireInstantsMs).toEqual([dueAtMs])
+      expect(state.clocks[keyOf("e1", "t1")]).toMatchObject({ dueAtMs, completedAtMs: dueAtMs })
+    }
+  })
+
   it("faults strike a restart's recovery and the second process's sweep, each on its own process", () => {
     const due: ReadonlyArray<FaultedCommand> = [
       { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },

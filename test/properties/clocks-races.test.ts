@@ -4,6 +4,9 @@
  *   race's order, the second at once or held for the lag, and the step agrees with the model;
  * - on postgres an overlapping race is truly concurrent: the second fire's transaction waits on the
  *   first's open one, seen through `pg_blocking_pids`;
+ * - two processes scheduling one clock (`properties/clocks/scheduleRace.ts`) agree with the model in
+ *   both orders: the first's deadline stands; on postgres the second's transaction waits on the
+ *   first's open one, at the storage boundary's own points (the shipped engine has no scheduling hook);
  * - the `cas-owner-fenced` known-bad is caught by `clocks/concurrent` at the gate's budget, its
  *   counterexample names the release order, and the same scenario without its races passes (only the
  *   generated release orders find it);
@@ -52,6 +55,11 @@ describe("clocks fire races", () => {
     }
   }
 
+  for (const adapterName of NODE_ADAPTER_NAMES) {
+    it(`two processes scheduling one clock agree with the model in both orders on ${adapterName}, overlapped where the server can`, () =>
+      expectEveryScheduleOrder(adapterName), 120_000)
+  }
+
   it("cas-owner-fenced is caught only through a generated release order", async () => {
     const property = concurrent(clocksSuite(casOwnerFenced.implementation))
     const run = await Effect.runPromise(runProperty({ property, adapter: adapters.sqlite!, seed: 20261129, runs: 60 }))
@@ -82,5 +90,29 @@ const expectEveryOrderRaced = async (suite: ReturnType<typeof clocksSuite>, adap
       const realised = lagMs > 0 ? (hooked ? "fireRaceHeld" : "fireRaceAtOnce") : adapterName === "postgres" ? "fireRaceOverlapped" : "fireRaceAtOnce"
       expect((trace.situations ?? []).filter((situation) => situation.startsWith("fireRace"))).toEqual([realised])
     }
+  }
+}
+
+/**
+ * Both processes schedule one clock, A's or B's first with different durations: the first's deadline is
+ * stored and fired, on every adapter; on postgres the second ran into the first's open transaction and
+ * was seen waiting on its lock, elsewhere it ran after. The shipped engine has no scheduling hook point,
+ * so this is the storage boundary's own points at work.
+ */
+const expectEveryScheduleOrder = async (adapterName: (typeof NODE_ADAPTER_NAMES)[number]) => {
+  for (const first of ["A", "B"] as const) {
+    const scenario = { commands: [
+      { op: "scheduleRace", exec: "e1", clock: "t1", durationsMs: { A: 1_000, B: 2_000 }, first, overlap: true },
+      { op: "advance", ms: 2_500 }
+    ] }
+    const trace = await Effect.runPromise(executeScenario(concurrent(), adapters[adapterName]!, scenario))
+    expect(trace.divergence, `${adapterName} ${first} first`).toBeNull()
+    const second = first === "A" ? "B" : "A"
+    const words = trace.steps[0]!.fault ?? ""
+    expect(words).toBe(adapterName === "postgres"
+      ? `scheduling race of e1/t1: ${first}'s open transaction overlapped by ${second}'s, which waited on its lock (pg_blocking_pids)`
+      : `scheduling race of e1/t1: ${first} scheduled first, then ${second}`)
+    expect((trace.situations ?? []).filter((situation) => situation.startsWith("scheduleRace")))
+      .toEqual([adapterName === "postgres" ? "scheduleRaceOverlapped" : "scheduleRaceOneAfterOther"])
   }
 }
