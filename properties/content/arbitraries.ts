@@ -10,7 +10,7 @@ import * as fc from "fast-check"
 import type { AdapterCapabilities } from "../../adapters/contract.ts"
 import { storageFaultArbitrary, type StorageFault } from "../../harness/Faults.ts"
 import { stepScheduleArbitrary } from "../../harness/StepSchedule.ts"
-import { ACTORS, BLOBS, NAMES, PARAMETER_VARIANTS, PAYLOADS, TENANTS } from "./config.ts"
+import { ACTORS, BLOBS, NAMES, PARAMETER_VARIANTS, PAYLOADS, otherTenant, TENANTS } from "./config.ts"
 import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { RACE_INTERLEAVING } from "./race.ts"
 import { contentStatementFaults } from "./statementFaults.ts"
@@ -142,7 +142,7 @@ const timeline = (shape: ContentShape): fc.Arbitrary<ReadonlyArray<Command>> =>
       { op: "upload", tenant: t, payload: p, stream: false },
       { op: "attach", ...at, wallet: 0, misuse: "none" },
       { op: "attach", ...at, wallet: 0, misuse: "none" },
-      { op: "detach", ...at, tenant: (t + 1) % TENANTS.length },
+      { op: "detach", ...at, tenant: otherTenant(t) },
       { op: "detach", ...at },
       { op: "detach", ...at }
     ] }) },

@@ -7,7 +7,7 @@ import { Effect, Result } from "effect"
 import type { Json } from "../../harness/Property.ts"
 import type { ContentModelState, ContentOperation, GrantFacts, ReachedFault } from "../../models/content/index.ts"
 import type { ContentStore } from "../../subjects/content/api.ts"
-import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
+import { ACTORS, BLOBS, NAMES, PAYLOADS, otherTenant, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { bodyOf, bytesJson, optionalGrantJson, streamJson, uploadJson } from "./driver.ts"
 import type { Command, Misuse, PlaceSpec, Tamper } from "./scenario.ts"
 import { tamperedGrant } from "./tamper.ts"
@@ -57,7 +57,7 @@ const misused = (context: ResolveContext, walletIndex: number, misuse: Misuse, t
   // Index 0 is the most recent grant.
   const entry = context.wallet.length === 0 ? undefined : context.wallet[context.wallet.length - 1 - (walletIndex % context.wallet.length)]!
   const base = entry === undefined ? { tenant: TENANTS[0]!, hash: context.hashes[0]!, size: 0 } : { tenant: entry.facts.tenant, hash: entry.facts.hash, size: entry.facts.size }
-  const tenant = misuse === "otherTenant" ? TENANTS[(TENANTS.indexOf(base.tenant) + 1) % TENANTS.length]! : base.tenant
+  const tenant = misuse === "otherTenant" ? TENANTS[otherTenant(TENANTS.indexOf(base.tenant))]! : base.tenant
   const hash = misuse === "wrongHash" ? context.hashes.find((candidate) => candidate !== base.hash)! : base.hash
   const size = misuse === "wrongSize" ? base.size + 1 : base.size
   if (misuse === "malformed" || entry === undefined) return { grant: MALFORMED_GRANT, facts: { kind: "malformed" } as GrantFacts, tenant, hash, size }

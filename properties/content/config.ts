@@ -83,6 +83,8 @@ export const PAYLOADS: ReadonlyArray<Uint8Array> = [
 
 /** Tenants (the same payloads in several tenants share hashes, K1). */
 export const TENANTS: ReadonlyArray<string> = ["t1", "t2", "t3"]
+/** The index of the tenant after tenant index `tenant` in `TENANTS` (a detach in another tenant, K1, K5). */
+export const otherTenant = (tenant: number): number => (tenant + 1) % TENANTS.length
 /** Actors, on both sides of the key `n` (a scan missing a key range misses some). */
 export const ACTORS: ReadonlyArray<string> = ["alice", "nina", "zed"]
 export const BLOBS: ReadonlyArray<string> = ["file", "thumb"]

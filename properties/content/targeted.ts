@@ -17,7 +17,7 @@
  * @example fc.sample(targetedCommands(MODEL_UNITS), 1) // [[{ op: "upload", ... }, { op: "read", ..., sizeDelta: 1 }, { op: "stream", ... }]]
  */
 import * as fc from "fast-check"
-import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
+import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, otherTenant, TENANTS } from "./config.ts"
 import type { Command, PlaceSpec } from "./scenario.ts"
 
 /** The kinds of targeted unit a content scenario may end with. */
@@ -124,7 +124,7 @@ const detachAttached: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant,
   .map(({ tenant: t, payload, at }): ReadonlyArray<Command> => [
     uploaded(t, payload),
     { op: "attach", ...at, tenant: t, wallet: 0, misuse: "none" },
-    { op: "detach", ...at, tenant: (t + 1) % TENANTS.length },
+    { op: "detach", ...at, tenant: otherTenant(t) },
     { op: "detach", ...at, tenant: t },
     { op: "detach", ...at, tenant: t }
   ])
