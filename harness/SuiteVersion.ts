@@ -47,8 +47,10 @@
  * or its reason off (C6), content detaches a place in the other tenant (K1, K5) and races a raise
  * beside a second candidate of the same delete ((iii), together), cron declares entries one day field
  * apart (N1), and alarms names R28 when the rows are right but `getAlarmStatus` misreads them.
+ * 0.15.0 has both clocks processes schedule one clock at once (C8: `scheduleRace`, overlapped on engines
+ * with independent connections and row locks) in half of the concurrent property's race timelines.
  */
-export const SUITE_VERSION = "0.14.0"
+export const SUITE_VERSION = "0.15.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
