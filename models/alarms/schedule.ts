@@ -123,6 +123,8 @@ export const applySchedule = (
   const keepEarlier = earlier && existing !== undefined && existing.runAtMs <= input.runAtMs
   if (earlier && existing !== undefined) {
     reach(run, keepEarlier ? "earlierMinMergeKeptExisting" : "earlierMinMergeMovedEarlier")
+    // R16's boundary on its own: the requested deadline equals the stored one (`<=` keeps the stored row).
+    if (existing.runAtMs === input.runAtMs) reach(run, "earlierMinMergeTie")
   }
   const runAtMs = keepEarlier ? existing.runAtMs : input.runAtMs
   const wakeAtMs = Math.max(runAtMs, retryAtMs ?? runAtMs)

@@ -25,6 +25,7 @@ export const SITUATION_RULES = {
   farFutureSelfRearm: ["E3", "R13", "R15"],
   earlierMinMergeKeptExisting: ["R16", "E4"],
   earlierMinMergeMovedEarlier: ["R16"],
+  earlierMinMergeTie: ["R16"],
   newParkedEpisode: ["R14", "R18"],
   parkReported: ["R27", "R18", "E8"],
   parkReportSkipped: ["R27", "E9"],

@@ -25,6 +25,12 @@
  *   Only positive values: R20's "finite and > 0" is read on the option by the seed, on the floored delay
  *   by a literal reading of the page, so zero or a negative duration has no outcome both agree on.
  *
+ * - `earlierBoundary`: `scheduleAlarmEarlier` of a stored alarm with its deadline 1 ms before, equal to
+ *   or 1 ms after the stored one, another payload and another repeat (R16: `existing run_at <=
+ *   requested` keeps the stored run_at, payload and repeat). Elsewhere a tie came only from a handler's
+ *   identical re-arm, whose payload and repeat are the stored ones, so keeping or replacing them looked
+ *   the same.
+ *
  * Left out because the reference leaves the outcome open: a `runAt` that is not a `DateTime` (R8 does
  * not validate it), an unknown `mode` carrying a `retryFailedAfter` (R24 does not say whether such an
  * object has an "own" delay), and a `null` or non-object ref given to `cancelAlarm` or
@@ -269,6 +275,47 @@ export const retryFailedAfterCommands = (draw: RetryFailedAfterDraw, tag: string
   return [
     unitConfiguration({ minimumRetryDelayMs: draw.minimumMs, parkedRetryDelayMs: UNIT_CONFIGURATION.parkedRetryDelayMs }),
     ...failingRounds(own, draw.failures, baseMs, UNIT_CONFIGURATION.parkedRetryDelayMs, dispatchCommand)
+  ]
+}
+
+/** The drawn part of an `earlierBoundary` unit. */
+export interface EarlierBoundaryDraw {
+  readonly id: string
+  /** The requested deadline minus the stored one: at the boundary (0, twice as often), just before or just after. */
+  readonly offsetMs: number
+  /** The request carries a repeat of its own (else none), so a replaced repeat shows either way. */
+  readonly requestRepeats: boolean
+}
+
+/** Draws of the `earlierBoundary` unit. */
+export const earlierBoundaryDraw: fc.Arbitrary<EarlierBoundaryDraw> = fc.record({
+  id: fc.constantFrom(...IDS),
+  offsetMs: fc.constantFrom(0, -1, 1, 0),
+  requestRepeats: fc.boolean()
+}, { noNullPrototype: true })
+
+/** The stored alarm's deadline in an `earlierBoundary` unit: a minute ahead, so nothing is due meanwhile. */
+const EARLIER_BOUNDARY_RUN_IN_MS = 60_000
+
+/**
+ * The `earlierBoundary` commands for tag `tag` (R16 at, below and above its boundary): the whole
+ * default configuration, an alarm stored a minute ahead with a payload and an hourly repeat, then
+ * `scheduleAlarmEarlier` of the same alarm at the same instant, its deadline 1 ms before, equal to or
+ * 1 ms after the stored one, with another payload and another repeat or none: at or after the stored
+ * deadline the stored run_at, payload and repeat stay (`existing run_at <= requested`), before it the
+ * request wins. Then its status.
+ */
+export const earlierBoundaryCommands = (draw: EarlierBoundaryDraw, tag: string): ReadonlyArray<Command> => {
+  const own: RefSpec = { tag, id: draw.id }
+  return [
+    unitConfiguration({ minimumRetryDelayMs: UNIT_CONFIGURATION.minimumRetryDelayMs, parkedRetryDelayMs: UNIT_CONFIGURATION.parkedRetryDelayMs }),
+    { op: "schedule", input: { ...own, payload: "stored", runInMs: EARLIER_BOUNDARY_RUN_IN_MS, repeatEveryMs: 3_600_000 } },
+    {
+      op: "schedule",
+      earlier: true,
+      input: { ...own, payload: "requested", runInMs: EARLIER_BOUNDARY_RUN_IN_MS + draw.offsetMs, ...(draw.requestRepeats ? { repeatEveryMs: 7_200_000 } : {}) }
+    },
+    { op: "status", ref: own }
   ]
 }
 

@@ -27,6 +27,8 @@ import {
 } from "./scenario.ts"
 import {
   declaredTag,
+  earlierBoundaryCommands,
+  earlierBoundaryDraw,
   finalKnownTags,
   illTypedCommands,
   illTypedDraw,
@@ -741,6 +743,8 @@ const RETRY_FAILED_AFTER_PERCENT = 8
  * (`statementOrdinals.ts`); with the unit, about 1.2, so each is struck about once.
  */
 const STATEMENT_FAULT_PERCENT = 40
+/** Share (%) of scenarios ending with an `earlierBoundary` unit (appended.ts): R16's tie was reached only by identical re-arms. */
+const EARLIER_BOUNDARY_PERCENT = 15
 
 /**
  * Scenarios of the given shape.
@@ -759,8 +763,9 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
     sometimes(illTypedDraw, ILL_TYPED_PERCENT),
     sometimes(retryCapDraw, RETRY_CAP_PERCENT),
     sometimes(retryFailedAfterDraw, RETRY_FAILED_AFTER_PERCENT),
-    shape.faults ? sometimes(statementFaultDraws, STATEMENT_FAULT_PERCENT) : fc.constant(undefined)
-  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults]) => {
+    shape.faults ? sometimes(statementFaultDraws, STATEMENT_FAULT_PERCENT) : fc.constant(undefined),
+    sometimes(earlierBoundaryDraw, EARLIER_BOUNDARY_PERCENT)
+  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults, earlierBoundary]) => {
     const commands = chunks.flat()
     const known = finalKnownTags(knownTags, commands)
     return {
@@ -773,7 +778,8 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
         ...(illTyped === undefined ? [] : illTypedCommands(illTyped, declaredTag(known, illTyped.id))),
         ...(retryCap === undefined ? [] : retryCapCommands(retryCap, declaredTag(known, retryCap.id))),
         ...(retryFailedAfter === undefined ? [] : retryFailedAfterCommands(retryFailedAfter, declaredTag(known, retryFailedAfter.id))),
-        ...(statementFaults === undefined ? [] : statementFaultCommands(statementFaults, (ref) => declaredTag(known, ref.id)))
+        ...(statementFaults === undefined ? [] : statementFaultCommands(statementFaults, (ref) => declaredTag(known, ref.id))),
+        ...(earlierBoundary === undefined ? [] : earlierBoundaryCommands(earlierBoundary, declaredTag(known, earlierBoundary.id)))
       ]
     }
   })

@@ -11,6 +11,7 @@ import { type ModelState, type Prediction, predictStatuses, type StepOutcome, st
 import { VALID_REFS } from "./arbitraries.ts"
 import { refKey, touchedRefs, withoutReasons } from "./commands.ts"
 import type { Command, RefSpec } from "./scenario.ts"
+import { payloadOf } from "./storedState.ts"
 
 /** The rules and reason of the last external write to an alarm (to attribute wrong row content). */
 export interface Touch {
@@ -25,6 +26,8 @@ export interface ObservedState {
   readonly statuses: Readonly<Record<string, Json>>
   /** Every alarm's status as R28 derives it from its stored rows (`storedState.ts`), keyed `tag:id`. */
   readonly storedStatuses: Readonly<Record<string, Json>>
+  /** Every alarm's stored payload and repeat (`storedState.ts`), keyed `tag:id`: what the status does not show. */
+  readonly storedContents: Readonly<Record<string, Json>>
   /** Attempts rows without their scheduled row, read from storage (`storedState.ts`). */
   readonly orphanAttempts: ReadonlyArray<string>
   readonly platformAlarmMs: number | null
@@ -273,6 +276,33 @@ const statusChecks = (c: StepComparison): ReadonlyArray<Check> => {
 }
 
 /**
+ * The rules that decide a stored row's payload and repeat, from the rules that decided the row: R16
+ * when a min-merge kept them, R23 when an acknowledgement moved a repeat on, R25 when a failure
+ * rescheduled the row, R3 when a migration carried them; otherwise R17 (a schedule replaces the row).
+ */
+const contentRules = (decidedBy: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const deciding = ["R16", "R23", "R25", "R3"].filter((rule) => decidedBy.includes(rule))
+  return deciding.length > 0 ? deciding : ["R17"]
+}
+
+/**
+ * Every alarm's stored payload (as its JSON value) and repeat against the model's row: a status shows
+ * neither, so a min-merge that replaces what it had to keep (R16) was seen only at a later dispatch.
+ */
+const contentChecks = (c: StepComparison): ReadonlyArray<Check> =>
+  VALID_REFS.map((ref): Check => {
+    const key = refKey(ref)
+    const row = c.model.rows[storageIdOf(ref)]
+    return {
+      observable: `stored payload and repeat(${key})`,
+      expected: row === undefined ? null : { payload: payloadOf(row.payloadText), repeatEveryMs: row.repeatEveryMs },
+      actual: c.observed.storedContents[key] ?? null,
+      rules: row === undefined ? ["R19", "R23"] : contentRules(row.decidedBy.rules),
+      why: row === undefined ? "no such alarm is stored" : `${row.decidedBy.why}; the scheduled row keeps the payload and repeat it was written with`
+    }
+  })
+
+/**
  * A `getAlarmStatus` check whose alarm is stored exactly as the model predicts: the rows are right, so
  * a different answer is R28's alone (the status derived from the rows), never the rule that decided
  * the rows. `storedActual` must be read when the API's answer can no longer change them: after a
@@ -343,6 +373,7 @@ export const alarmsChecks = (c: StepComparison): ReadonlyArray<Check> => {
     ...(dispatch ? forkedWriteChecks(c) : []),
     ...(dispatch && succeeded ? [] : [result]),
     ...statusChecks(c),
+    ...contentChecks(c),
     ...(dispatch && succeeded ? parkedChecks(c) : []),
     { observable: "reporter calls", expected: reporter.expected, actual: [...c.reporterCalls], rules: reporter.rules, why: reporter.why },
     { observable: "platform alarm", expected: alarm.expected, actual: c.observed.platformAlarmMs, rules: alarm.rules, why: alarm.why },

@@ -244,7 +244,7 @@ export const openAlarmsSession = (
       const stored = yield* readStoredAlarms(database.sql, dialect).pipe(Effect.mapError(harnessError("reading the alarm tables")))
       const statuses = yield* readApiStatuses(scheduler, apiRefs, provide)
       const platformAlarmMs = yield* database.platformAlarm.get.pipe(Effect.mapError(harnessError("reading the platform alarm")))
-      return { statuses, storedStatuses: stored.statuses, orphanAttempts: stored.orphanAttempts, platformAlarmMs }
+      return { statuses, storedStatuses: stored.statuses, storedContents: stored.contents, orphanAttempts: stored.orphanAttempts, platformAlarmMs }
     })
 
     return { boundary, call, observe }

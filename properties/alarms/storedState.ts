@@ -4,6 +4,9 @@
  * missing, which of the two exist). From it come
  * - every alarm's stored status, as R28 makes it of the rows: `{attempts, parked, runAtMs, retryAtMs}`,
  *   a missing attempts row read as attempts 0, not parked, no `retry_at` (the layout's default);
+ * - every alarm's stored content: its payload (as the JSON value its text holds) and repeat, which the
+ *   status does not show (R16 keeps both on a min-merge, R17 replaces them, R23 keeps them on a repeat's
+ *   acknowledgement);
  * - the attempts rows without their scheduled row (R19: cancel deletes both rows; R23: a one-shot
  *   acknowledgement deletes the row and its attempts row). Every API read joins from the scheduled
  *   row, so an orphan is invisible through the API.
@@ -25,6 +28,8 @@ import { compareCodeUnits } from "../../harness/CodeUnitOrder.ts"
 export interface StoredAlarms {
   /** Every alarm of the id space keyed `tag:id`: its status as R28 derives it, or null without a row. */
   readonly statuses: Record<string, Json>
+  /** Every alarm of the id space keyed `tag:id`: `{payload, repeatEveryMs}` of its scheduled row, or null without one. */
+  readonly contents: Record<string, Json>
   /** Storage ids of attempts rows whose scheduled row is gone, in code-unit order. */
   readonly orphanAttempts: ReadonlyArray<string>
 }
@@ -37,6 +42,8 @@ interface JoinedRow {
   readonly attempts: unknown
   readonly parked: unknown
   readonly retry_at: unknown
+  readonly repeat_every_ms: unknown
+  readonly payload: unknown
 }
 
 const tablesSql = (dialect: Dialect): string =>
@@ -44,12 +51,14 @@ const tablesSql = (dialect: Dialect): string =>
     ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)"
     : "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ($1, $2)"
 
-const JOINED_SQL = `SELECT s.storage_id AS scheduled_id, a.storage_id AS attempts_id, s.run_at, a.attempts, a.parked, a.retry_at
+const JOINED_SQL = `SELECT s.storage_id AS scheduled_id, a.storage_id AS attempts_id, s.run_at, a.attempts, a.parked, a.retry_at,
+  s.repeat_every_ms, s.payload
   FROM ${LEGACY_SCHEDULED_TABLE} s FULL OUTER JOIN ${LEGACY_ATTEMPTS_TABLE} a ON a.storage_id = s.storage_id`
 
 /** Before attempt tracking (older layout (a)) there is no attempts table. */
 const SCHEDULED_ONLY_SQL =
-  `SELECT storage_id AS scheduled_id, NULL AS attempts_id, run_at, NULL AS attempts, NULL AS parked, NULL AS retry_at FROM ${LEGACY_SCHEDULED_TABLE}`
+  `SELECT storage_id AS scheduled_id, NULL AS attempts_id, run_at, NULL AS attempts, NULL AS parked, NULL AS retry_at, repeat_every_ms, payload
+  FROM ${LEGACY_SCHEDULED_TABLE}`
 
 /** A stored integer as a number; anything else is kept as text, so the check shows it. */
 const integerOf = (value: unknown): Json => {
@@ -67,6 +76,21 @@ const statusOfRow = (row: JoinedRow): Json =>
       runAtMs: integerOf(row.run_at),
       retryAtMs: row.retry_at === null || row.retry_at === undefined ? null : integerOf(row.retry_at)
     }
+
+/** The JSON value a stored payload text holds; text that is not JSON is kept as `{unparsed: text}`, so the check shows it. */
+export const payloadOf = (text: unknown): Json => {
+  try {
+    return JSON.parse(String(text)) as Json
+  } catch {
+    return { unparsed: String(text) }
+  }
+}
+
+/** The content of one scheduled row: its payload and repeat (layout (a) and later alike). */
+const contentOfRow = (row: JoinedRow): Json => ({
+  payload: payloadOf(row.payload),
+  repeatEveryMs: row.repeat_every_ms === null || row.repeat_every_ms === undefined ? null : integerOf(row.repeat_every_ms)
+})
 
 const byCodeUnit = compareCodeUnits
 
@@ -93,6 +117,10 @@ export const readStoredAlarms = (sql: SqlClient.SqlClient, dialect: Dialect): Ef
       statuses: Object.fromEntries(VALID_REFS.map((ref) => {
         const row = scheduled.get(storageIdOf(ref))
         return [refKey(ref), row === undefined ? null : statusOfRow(row)]
+      })),
+      contents: Object.fromEntries(VALID_REFS.map((ref) => {
+        const row = scheduled.get(storageIdOf(ref))
+        return [refKey(ref), row === undefined ? null : contentOfRow(row)]
       })),
       orphanAttempts: rows.flatMap((row) => (row.scheduled_id === null && row.attempts_id !== null ? [row.attempts_id] : [])).sort(byCodeUnit)
     }

@@ -110,6 +110,12 @@ describe("progress cursor and budget", () => {
     const row = state.rows["effect-cf-alarm:t:a"]!
     expect([row.runAtMs, row.payloadText, row.repeatEveryMs]).toEqual([100, "\"first\"", null])
     expect(outcomes[1]!.situations).toContain("earlierMinMergeKeptExisting")
+    expect(outcomes[1]!.situations).not.toContain("earlierMinMergeTie")
+    // At the boundary (`run_at <= requested`): the stored row's payload and repeat stay.
+    const tie = step(state, scheduleEarlier(0, { tag: "t", id: "a", payload: "tied", runAtMs: 100, repeatEveryMs: 60_000 }))
+    const tieRow = tie.state.rows["effect-cf-alarm:t:a"]!
+    expect([tieRow.runAtMs, tieRow.payloadText, tieRow.repeatEveryMs]).toEqual([100, "\"first\"", null])
+    expect(tie.situations).toEqual(expect.arrayContaining(["earlierMinMergeKeptExisting", "earlierMinMergeTie"]))
     const moved = step(state, scheduleEarlier(0, { tag: "t", id: "a", payload: "sooner", runAtMs: 50 })).state
     const movedRow = moved.rows["effect-cf-alarm:t:a"]!
     expect([movedRow.runAtMs, movedRow.payloadText, moved.platformAlarmMs]).toEqual([50, "\"sooner\"", 50])

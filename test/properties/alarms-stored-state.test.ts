@@ -1,7 +1,7 @@
 /**
  * The harness's read of the alarm tables (`properties/alarms/storedState.ts`) in each state storage can
  * be in: no table yet, upstream's older layout (a) without the attempts table, and both tables with an
- * orphan attempts row. The join is tried first and the table probe runs only when it fails, so each of
+ * orphan attempts row; and each row's payload and repeat, which a status does not show. The join is tried first and the table probe runs only when it fails, so each of
  * these must read the same as a reader that asks which tables exist first.
  */
 import { Effect } from "effect"
@@ -31,6 +31,21 @@ describe("readStoredAlarms", () => {
       Effect.andThen(writeLegacyLayout(sql, "sqlite", { kind: "beforeAttempts", rows: [row] }), readStoredAlarms(sql, "sqlite")))
     expect(stored.statuses["a/1"]).toEqual({ attempts: 0, parked: false, runAtMs: RUN_AT_MS, retryAtMs: null })
     expect(Object.entries(stored.statuses).filter(([key]) => key !== "a/1").every(([, status]) => status === null)).toBe(true)
+    expect(stored.contents["a/1"]).toEqual({ payload: 1, repeatEveryMs: null })
+  })
+
+  it("reads each row's payload as the JSON value its text holds, and its repeat; text that is not JSON is shown as it is", async () => {
+    const stored = await onFreshSqlite((sql) =>
+      Effect.andThen(writeLegacyLayout(sql, "sqlite", {
+        kind: "beforeAttempts",
+        rows: [
+          { ...row, payloadText: "{\"b\": [1, 2], \"a\": null}", repeatEveryMs: 3_600_000 },
+          { ...row, id: "2", payloadText: "not json" }
+        ]
+      }), readStoredAlarms(sql, "sqlite")))
+    expect(stored.contents["a/1"]).toEqual({ payload: { b: [1, 2], a: null }, repeatEveryMs: 3_600_000 })
+    expect(stored.contents["a/2"]).toEqual({ payload: { unparsed: "not json" }, repeatEveryMs: null })
+    expect(stored.contents["a/3"]).toBeNull()
   })
 
   it("reads an attempts row and reports one whose scheduled row is gone", async () => {
