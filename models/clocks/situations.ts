@@ -30,6 +30,7 @@ export const CLOCKS_SITUATIONS = [
   "completeIfWaitingNotWaiting",
   "completeIfWaitingOtherReason",
   "completeIfWaitingOtherToken",
+  "completeIfWaitingStoppedAtBegin",
   "resultNone",
   "resultFirstConsumption",
   "resultReplayed",
@@ -104,7 +105,9 @@ const commandSituations = (before: ModelState, operation: Operation, outcome: St
     case "deferredDone":
       return succeeded ? [before.deferreds[keyOf(command.exec, command.deferred)] === undefined ? "completeCreated" : "completeExisting"] : []
     case "deferredDoneIfWaiting":
-      return !succeeded ? [] : valueOf(outcome) === "NotWaiting" ? [notWaitingCause(before, command)] : ["completeIfWaitingMatched"]
+      // A run that stopped waiting during the call is the harness's situation (`completeIfWaitingStoppedAtBegin`).
+      if (!succeeded || command.stopsWaiting === "atBegin") return []
+      return valueOf(outcome) === "NotWaiting" ? [notWaitingCause(before, command)] : ["completeIfWaitingMatched"]
     case "deferredResult": {
       const row = before.deferreds[keyOf(command.exec, command.deferred)]
       if (!succeeded) return []

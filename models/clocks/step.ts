@@ -42,6 +42,8 @@ const execute = (run: Run, command: Command, effectRecordsInJournalTransactions:
       return success(null)
     case "deferredDoneIfWaiting": {
       run.reached.add("C6")
+      // The harness stops the run waiting as the transaction begins: the check inside it sees that.
+      if (command.stopsWaiting === "atBegin") delete run.state.waiting[command.exec]
       const outcome = run.transaction("A", (draft) => {
         const waiting = draft.waiting[command.exec]
         if (waiting === undefined || waiting.reason !== command.reason || waiting.token !== command.token) return "NotWaiting" as const
@@ -49,6 +51,7 @@ const execute = (run: Run, command: Command, effectRecordsInJournalTransactions:
       })
       if (outcome !== "NotWaiting") run.flushes++
       if (outcome !== "NotWaiting") run.resume({ process: "A", executionId: command.exec, reason: "deferred", sourceId: null })
+      if (command.stopsWaiting === "after") delete run.state.waiting[command.exec]
       return success(outcome)
     }
     case "deferredResult":

@@ -144,6 +144,12 @@ export type Command =
     readonly value: Json
     readonly reason: string
     readonly token: string
+    /**
+     * The run stops waiting while the call runs (its flow moved on): `atBegin`, as the call's first
+     * storage transaction begins, so a check made in that transaction (C6) finds it not waiting; `after`,
+     * once the call returned (an engine that began no transaction, so the harness could not place it).
+     */
+    readonly stopsWaiting?: "atBegin" | "after"
   }
   | { readonly op: "deferredResult"; readonly exec: string; readonly deferred: string }
   | {

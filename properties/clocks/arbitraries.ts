@@ -250,14 +250,20 @@ const waitingProbe = fc.oneof(
 
 /**
  * C5, C6: a waiting run asked first with its reason or its token off (`waitingProbe`), then completed
- * if waiting, then again with the same token under either reason (Existing or NotWaiting).
+ * if waiting, then again with the same token under either reason (Existing or NotWaiting). One time in
+ * three the run stops waiting as the completion's transaction begins, one time in three as the
+ * repeat's: C6's check, in that same transaction, must see it, so the answer is NotWaiting.
  */
-const waitingRepeatTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, token, reason, value, value, waitingProbe).map(([e, k, again, first, second, probe]) => [
-  { op: "setWaiting", exec: e, reason: "approval", token: k },
-  { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: second, reason: probe === "otherToken" ? "approval" : "review", token: probe === "otherReason" ? k : otherToken(k) },
-  { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: first, reason: "approval", token: k },
-  { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: second, reason: again, token: k }
-])
+const waitingRepeatTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, token, reason, value, value, waitingProbe, fc.constantFrom("none", "completion", "repeat"))
+  .map(([e, k, again, first, second, probe, stops]) => {
+    const stopping = (call: "completion" | "repeat") => (stops === call ? { stopsWaiting: "atBegin" as const } : {})
+    return [
+      { op: "setWaiting", exec: e, reason: "approval", token: k },
+      { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: second, reason: probe === "otherToken" ? "approval" : "review", token: probe === "otherReason" ? k : otherToken(k) },
+      { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: first, reason: "approval", token: k, ...stopping("completion") },
+      { op: "deferredDoneIfWaiting", exec: e, deferred: "sig", value: second, reason: again, token: k, ...stopping("repeat") }
+    ]
+  })
 
 /**
  * C9, C11: a fire whose journal write fails is in its backoff when a sweep re-arms the same clock key:

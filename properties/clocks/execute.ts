@@ -76,6 +76,13 @@ const asRaced = (command: FaultedCommand, report: RaceReport | null): FaultedCom
   return report.holdDropped ? { ...command, race: { ...command.race, lagMs: 0, overlap: false } } : command
 }
 
+/**
+ * The command as its run's waiting ended: a generated stop at the transaction's begin that the call
+ * never reached (it began no transaction) happened after the call (`session.ts`'s `stopWaitingAtBegin`).
+ */
+const asWaitingStopped = (command: FaultedCommand, stop: "atBegin" | "after" | null): FaultedCommand =>
+  command.op === "deferredDoneIfWaiting" && command.stopsWaiting === "atBegin" && stop === "after" ? { ...command, stopsWaiting: "after" } : command
+
 /** The race of a step in plain words, for the counterexample. */
 const raceWords = (outcome: StepOutcome, report: RaceReport): string => {
   const race = outcome.race!
@@ -135,6 +142,9 @@ const commandStep = (
     const result = yield* session.call(raced.faultVoided ? withoutStorageFault(command) : command, index, raced.fireInstantsMs, raced.race, expected)
     const race = session.lastRace()
     const scheduleRace = session.lastScheduleRace()
+    const waitingStop = session.lastWaitingStop()
+    /** The command as the harness realised it: its race (`asRaced`) and when its run stopped waiting. */
+    const asRun = (generated: FaultedCommand): FaultedCommand => asWaitingStopped(asRaced(generated, race), waitingStop)
     if (command.op === "rewind") state.memory.completions.delete(keyOf(command.exec, command.deferred))
     state.liveness.noteCall(command, result)
     const observed = yield* observeRows(environment.database.sql)
@@ -152,15 +162,15 @@ const commandStep = (
     // An implementation that never reached the race's points ran its fires unordered: compare with the model
     // without the race; one whose held fire paused only before its transaction ran it at once (lag 0).
     // `asRaced` says which; the prediction already made (`raced`) is the generated race's.
-    const ranOtherThanGenerated = race !== null && (!race.realized || race.holdDropped)
+    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || asRun(command) !== command
     // An alternative is told the storage fault as the harness injected it: none when the canonical prediction
     // voided it. (An alternative that voids a fault the harness did inject predicts the body's own failure
     // first, one of the two outcomes that are then right.)
     const asInjected = (alternative: FaultedCommand): FaultedCommand => (raced.faultVoided ? withoutStorageFault(alternative) : alternative)
     const predict = (operation: Operation, alternative: number) => {
       const outcome = alternative > 0
-        ? clocksModel.step(before, { ...operation, command: asInjected(asRaced(operation.command, race)) })
-        : ranOtherThanGenerated ? clocksModel.step(before, { command: asRaced(command, race), atMs }) : raced
+        ? clocksModel.step(before, { ...operation, command: asInjected(asRun(operation.command)) })
+        : ranOtherThanGenerated ? clocksModel.step(before, { command: asRun(command), atMs }) : raced
       return { outcome, checks: checksOf(outcome) }
     }
     // Where the reference leaves a choice open, the step is judged by the first prediction the observation
@@ -191,7 +201,7 @@ const commandStep = (
       checks: spans === undefined ? checks : [...checks, spans],
       covered: coveredBy([...outcome.reached, ...(outcome.resumes.length > 0 ? ["C5"] : []), ...(spans === undefined ? [] : [CLOCKS_SPAN_RULE])], comparison),
       // The race counts as it ran: the judged prediction's race is the realised one (`asRaced`).
-      situations: [...clocksSituations(before, { command, atMs }, outcome), ...raceSituation(outcome, race?.overlapped === true), ...scheduleRaceSituation(scheduleRace)],
+      situations: [...clocksSituations(before, { command, atMs }, outcome), ...raceSituation(outcome, race?.overlapped === true), ...scheduleRaceSituation(scheduleRace), ...(waitingStop === "atBegin" ? ["completeIfWaitingStoppedAtBegin" as const] : [])],
       described: `${clocksModel.describeOperation({ command, atMs })}${fault === undefined ? "" : ` (${fault})`}`
     }
     return executed

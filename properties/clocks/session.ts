@@ -117,6 +117,8 @@ export interface ClocksSession {
   readonly lastRace: () => RaceReport | null
   /** What the last call's scheduling race did (null: it was none). */
   readonly lastScheduleRace: () => ScheduleRaceReport | null
+  /** When the last call's run stopped waiting (`deferredDoneIfWaiting` with `stopsWaiting`; null: no such call). */
+  readonly lastWaitingStop: () => "atBegin" | "after" | null
   /**
    * Advances virtual time by `ms` and waits for quiet; a round that saw no activity then waits up to
    * `LATE_WORK_TURNS_PER_QUIET_ROUND` turns more for late work (the liveness phase has no prediction to
@@ -166,6 +168,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     let effectRuns = 0
     let lastRace: RaceReport | null = null
     let lastScheduleRace: ScheduleRaceReport | null = null
+    let lastWaitingStop: "atBegin" | "after" | null = null
     let lastFault: FaultAsStruck | undefined = undefined
     let lastSpans: ReadonlyArray<string> = []
     const hooks = yield* makeScriptedHooks
@@ -286,6 +289,26 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         if (stage === "held" && race !== null) yield* releaseHeld(raceContext, race)
       })
 
+    /**
+     * `call`, during which run `exec` stops waiting as the call's first storage transaction begins
+     * (the storage boundary's point after BEGIN, before the body): C6's check, made in that transaction,
+     * sees it not waiting. A call that begins no transaction never reaches the point; the run then stops
+     * waiting once the call returned, and `lastWaitingStop` says so.
+     */
+    const stopWaitingAtBegin = <A, E, R>(exec: string, call: Effect.Effect<A, E, R>) =>
+      Effect.suspend(() => {
+        let stoppedAtBegin = false
+        const stop = Effect.sync(() => {
+          if (stoppedAtBegin) return
+          stoppedAtBegin = true
+          waiting.delete(exec)
+        })
+        return withBoundaryPoints(boundary, { afterBegin: stop }, call).pipe(Effect.ensuring(Effect.sync(() => {
+          lastWaitingStop = stoppedAtBegin ? "atBegin" : "after"
+          waiting.delete(exec)
+        })))
+      })
+
     const callOf = (command: FaultedCommand, waypointsMs: ReadonlyArray<number>, race: AppliedRace | null, targets: ReadonlyArray<WaypointTarget>): Effect.Effect<Json, unknown> =>
       Effect.gen(function*() {
         const service = processA.service
@@ -308,8 +331,8 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
               ...(command.metadata === undefined ? {} : { metadata: command.metadata })
             })
             return null
-          case "deferredDoneIfWaiting":
-            return yield* service.deferredDoneIfWaiting({
+          case "deferredDoneIfWaiting": {
+            const completion = service.deferredDoneIfWaiting({
               flowName: FLOW,
               executionId: command.exec,
               deferredName: command.deferred,
@@ -317,6 +340,8 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
               reason: command.reason,
               token: command.token
             })
+            return yield* command.stopsWaiting === "atBegin" ? stopWaitingAtBegin(command.exec, completion) : completion
+          }
           case "deferredResult": {
             const exit = yield* service.deferredResult({ name: command.deferred }).pipe(
               Effect.provideService(UpstreamFlowInstance, { flow: { _tag: FLOW }, executionId: command.exec })
@@ -370,6 +395,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         const targets = waypointTargetsOf(expected, resumes.length, processA.probe.started())
         lastRace = null
         lastScheduleRace = null
+        lastWaitingStop = null
         lastFault = undefined
         lastSpans = []
         if (command.op === "restart") return yield* restart("A", resumeTarget, command)
@@ -415,6 +441,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
       call,
       lastRace: () => lastRace,
       lastScheduleRace: () => lastScheduleRace,
+      lastWaitingStop: () => lastWaitingStop,
       lastFault: () => lastFault,
       lastSpans: () => lastSpans,
       advanceQuietly,

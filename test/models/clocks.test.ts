@@ -136,6 +136,20 @@ describe("clocks model", () => {
     expect(outcomes.slice(1).map((outcome) => outcome.result)).toEqual(["NotWaiting", "Created", "Existing"].map((value) => ({ _tag: "Success", value })))
   })
 
+  it("a run that stops waiting as the if-waiting call's transaction begins is NotWaiting; stopped after the call, the completion stands", () => {
+    const waiting: FaultedCommand = { op: "setWaiting", exec: "e1", reason: "r", token: "k" }
+    const ask = (stopsWaiting: "atBegin" | "after"): FaultedCommand => ({ op: "deferredDoneIfWaiting", exec: "e1", deferred: "sig", value: 1, reason: "r", token: "k", stopsWaiting })
+    const atBegin = run([waiting, ask("atBegin")])
+    expect(atBegin.outcomes[1]!.result).toEqual({ _tag: "Success", value: "NotWaiting" })
+    expect(atBegin.outcomes[1]!.resumes).toEqual([])
+    expect(atBegin.state.deferreds[keyOf("e1", "sig")]).toBeUndefined()
+    expect(atBegin.state.waiting["e1"]).toBeUndefined()
+    const after = run([waiting, ask("after")])
+    expect(after.outcomes[1]!.result).toEqual({ _tag: "Success", value: "Created" })
+    expect(after.outcomes[1]!.resumes).toHaveLength(1)
+    expect(after.state.waiting["e1"]).toBeUndefined()
+  })
+
   it("a sweep inside a failed fire's backoff keeps the live timer: the retry comes after the backoff, not at once", () => {
     const { outcomes } = run([
       { op: "scheduleClock", exec: "e1", clock: "t1", durationMs: 1_000 },
