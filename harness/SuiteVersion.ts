@@ -48,7 +48,9 @@
  * beside a second candidate of the same delete ((iii), together), cron declares entries one day field
  * apart (N1), and alarms names R28 when the rows are right but `getAlarmStatus` misreads them.
  * 0.15.0 has both clocks processes schedule one clock at once (C8: `scheduleRace`, overlapped on engines
- * with independent connections and row locks) in half of the concurrent property's race timelines.
+ * with independent connections and row locks) in half of the concurrent property's race timelines,
+ * stops a clocks run waiting as an if-waiting call's transaction begins (C6), compares every alarm's
+ * stored payload and repeat after each alarms step, and appends an alarms unit at R16's boundary.
  */
 export const SUITE_VERSION = "0.15.0"
 
