@@ -5,6 +5,15 @@
  */
 import type { BlindBug, BlindBugSet } from "./BlindBug.ts"
 
+/**
+ * The file name of a bug set in `blind-bugs/`: its subject, and for every set after a subject's first a
+ * round number (`clocks.ts`, then `clocks-2.ts` by another author).
+ */
+export const SET_FILE = /^(alarms|content|clocks|cron|pool)(?:-(\d+))?\.ts$/
+
+/** The subject of a bug set's file name, or undefined when the name is not a set's (`SET_FILE`). */
+export const subjectOfSetFile = (name: string): string | undefined => SET_FILE.exec(name)?.[1]
+
 /** A bug set that cannot be applied as written (the implementation changed, or the set is malformed). */
 export class BlindBugSetError extends Error {
   readonly _tag = "BlindBugSetError"

@@ -1,20 +1,22 @@
 /**
- * `npm run blind-bugs [-- --subject content,cron] [--bug id] [--adapter pglite] [--write]`: the blind-bug
- * study. Each `blind-bugs/<subject>.ts` holds bugs seeded into an implementation we did not write
- * (`examples/`) by authors who had not read the suite (`blind-bugs/README.md`). For every set this runs
+ * `npm run blind-bugs [-- --subject content,cron] [--set clocks-2] [--bug id] [--adapter pglite] [--write]`:
+ * the blind-bug study. Each `blind-bugs/<subject>.ts` (and `<subject>-<n>.ts`, a later set by another
+ * author) holds bugs seeded into an implementation we did not write (`examples/`) by authors who had
+ * not read the suite (`blind-bugs/README.md`). For every set this runs
  * the gate on the unmodified implementation (it must pass, or the study says so), then, per bug, on a
  * copy of the implementation folder with the bug applied (`<folder>.blind`, removed afterwards), and
  * prints one line per bug: caught (which requirements, after how many scenarios, in how many steps),
- * not shown, missed or broke. `--write` also writes `blind-bugs/RESULTS.md`. Not part of CI: each bug is
+ * not shown, missed or broke. A bug the embedded backend does not catch is run again on a Postgres
+ * server (`adaptersOf`), and the line says where it was caught. `--write` also writes `blind-bugs/RESULTS.md`. Not part of CI: each bug is
  * one gate run of its subject (about 10-60 s).
  */
 import { spawnSync } from "node:child_process"
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { subjectPlugins } from "../properties/plugins.ts"
 import type { BlindBug, BlindBugSet } from "../blind-bugs/BlindBug.ts"
-import { applyBug, type BugOutcome, type GateReport, outcomeOf, problemsOf } from "../blind-bugs/study.ts"
+import { applyBug, type BugOutcome, type GateReport, outcomeOf, problemsOf, subjectOfSetFile } from "../blind-bugs/study.ts"
 
 const ROOT = process.cwd()
 const SUBJECTS = ["alarms", "content", "clocks", "cron", "pool"] as const
@@ -23,15 +25,29 @@ const GATE_TIMEOUT_MS = 15 * 60_000
 
 interface Args {
   readonly subjects: ReadonlyArray<string>
+  /** Set file stems to run (`clocks-2`), or undefined for every set of the subjects. */
+  readonly sets: ReadonlyArray<string> | undefined
   readonly bug: string | undefined
   readonly adapter: string | undefined
   readonly write: boolean
 }
 
-const usage = "use --subject a,b (of alarms, content, clocks, cron, pool), --bug <id>, --adapter <name>, --write"
+const usage = "use --subject a,b (of alarms, content, clocks, cron, pool), --set clocks-2, --bug <id>, --adapter <name>, --write"
+
+/** A set stem's round: 1 for `clocks`, n for `clocks-n`. */
+const roundOf = (stem: string): number => Number(/-(\d+)$/.exec(stem)?.[1] ?? 1)
+
+/** Every set file stem in `blind-bugs/` (`clocks`, `clocks-2`, ...), by subject (`SUBJECTS` order), then round. */
+const setStems = (): ReadonlyArray<string> =>
+  readdirSync(join(ROOT, "blind-bugs")).filter((name) => subjectOfSetFile(name) !== undefined).map((name) => name.replace(/\.ts$/, ""))
+    .sort((a, b) => subjectIndexOf(a) - subjectIndexOf(b) || roundOf(a) - roundOf(b))
+
+/** A set stem's subject's place in `SUBJECTS`. */
+const subjectIndexOf = (stem: string): number => (SUBJECTS as ReadonlyArray<string>).indexOf(subjectOfSetFile(`${stem}.ts`) ?? "")
 
 const parseArgs = (argv: ReadonlyArray<string>): Args => {
-  let subjects: ReadonlyArray<string> = SUBJECTS.filter((subject) => existsSync(join(ROOT, "blind-bugs", `${subject}.ts`)))
+  let subjects: ReadonlyArray<string> = SUBJECTS
+  let sets: ReadonlyArray<string> | undefined
   let bug: string | undefined
   let adapter: string | undefined
   let write = false
@@ -39,6 +55,7 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
     const arg = argv[index]!
     const value = () => argv[++index] ?? (() => { throw new Error(`${arg} needs a value: ${usage}`) })()
     if (arg === "--subject") subjects = value().split(",").filter((subject) => subject !== "")
+    else if (arg === "--set") sets = value().split(",").filter((stem) => stem !== "")
     else if (arg === "--bug") bug = value()
     else if (arg === "--adapter") adapter = value()
     else if (arg === "--write") write = true
@@ -46,19 +63,28 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
   }
   const unknown = subjects.filter((subject) => !(SUBJECTS as ReadonlyArray<string>).includes(subject))
   if (unknown.length > 0) throw new Error(`unknown subject ${unknown.join(", ")}: ${usage}`)
-  return { subjects, bug, adapter, write }
+  const unknownSets = (sets ?? []).filter((stem) => !setStems().includes(stem))
+  if (unknownSets.length > 0) throw new Error(`unknown set ${unknownSets.join(", ")} (there are ${setStems().join(", ")}): ${usage}`)
+  return { subjects, sets, bug, adapter, write }
 }
 
-/** The adapter a subject's study runs on: pool needs a real Postgres server, the others embedded SQLite. */
-const adapterOf = (subject: string, args: Args): string => args.adapter ?? (subject === "pool" ? "postgres" : "sqlite")
+/**
+ * The adapters a subject's study runs on, in order: `--adapter` alone when given; pool needs a real
+ * Postgres server; the others run on embedded SQLite, and a bug not caught there is run again on a
+ * Postgres server, where two processes' transactions truly overlap (a race the embedded backends
+ * serialise cannot show there).
+ */
+const adaptersOf = (subject: string, args: Args): ReadonlyArray<string> =>
+  args.adapter !== undefined ? [args.adapter] : subject === "pool" ? ["postgres"] : ["sqlite", "postgres"]
 
 const readText = (file: string): string | undefined => (existsSync(join(ROOT, file)) ? readFileSync(join(ROOT, file), "utf8") : undefined)
 
-const loadSet = async (subject: string): Promise<BlindBugSet> => {
-  const module = await import(join(ROOT, "blind-bugs", `${subject}.ts`)) as { readonly bugs?: BlindBugSet }
-  if (module.bugs === undefined || module.bugs.subject !== subject) throw new Error(`blind-bugs/${subject}.ts must export \`bugs\`, a BlindBugSet of subject ${subject}`)
+const loadSet = async (stem: string): Promise<BlindBugSet> => {
+  const module = await import(join(ROOT, "blind-bugs", `${stem}.ts`)) as { readonly bugs?: BlindBugSet }
+  const subject = subjectOfSetFile(`${stem}.ts`)
+  if (module.bugs === undefined || module.bugs.subject !== subject) throw new Error(`blind-bugs/${stem}.ts must export \`bugs\`, a BlindBugSet of subject ${subject}`)
   const problems = problemsOf(module.bugs, readText)
-  if (problems.length > 0) throw new Error(`blind-bugs/${subject}.ts cannot be applied:\n  ${problems.join("\n  ")}`)
+  if (problems.length > 0) throw new Error(`blind-bugs/${stem}.ts cannot be applied:\n  ${problems.join("\n  ")}`)
   return module.bugs
 }
 
@@ -97,9 +123,13 @@ const rulesOf = (requirementId: string): ReadonlyArray<string> => rules.get(requ
 
 /** One line of the printed (and written) table. */
 interface Row {
+  /** The set's file stem (`clocks-2`). */
+  readonly set: string
   readonly subject: string
   readonly bug: BlindBug
   readonly outcome: BugOutcome
+  /** The adapter of the last gate run of the bug (where it was caught, when it was). */
+  readonly adapter: string
   readonly seconds: number
 }
 
@@ -107,19 +137,19 @@ const failedText = (outcome: BugOutcome): string =>
   outcome.failed.map((failed) => failed.runsToDetect === undefined ? failed.requirementId : `${failed.requirementId} (${failed.propertyId}, scenario ${failed.runsToDetect}, ${failed.steps} steps)`).join("; ")
 
 const lineOf = (row: Row): string =>
-  `${row.subject}/${row.bug.id} [${row.bug.rules.join(", ")}]: ${row.outcome.outcome}${row.outcome.failed.length > 0 ? ` by ${failedText(row.outcome)}` : ""}` +
+  `${row.set}/${row.bug.id} [${row.bug.rules.join(", ")}]: ${row.outcome.outcome}${row.outcome.failed.length > 0 ? ` by ${failedText(row.outcome)}` : ""}` +
   `${row.outcome.outcome === "caught" && !row.outcome.namedRuleHit ? " (no failed requirement cites the named rules)" : ""}` +
-  `${row.outcome.unshown.length > 0 ? `; not shown: ${row.outcome.unshown.join(", ")}` : ""} (${row.seconds} s)`
+  `${row.outcome.unshown.length > 0 ? `; not shown: ${row.outcome.unshown.join(", ")}` : ""} on ${row.adapter} (${row.seconds} s)`
 
 /** `blind-bugs/RESULTS.md`: the date, the settings, a table of every bug, and the totals per subject. */
-const resultsMarkdown = (rows: ReadonlyArray<Row>, baselines: ReadonlyArray<string>, adapterBySubject: ReadonlyMap<string, string>): string => {
+const resultsMarkdown = (rows: ReadonlyArray<Row>, baselines: ReadonlyArray<string>, adapterBySubject: ReadonlyMap<string, ReadonlyArray<string>>): string => {
   const escape = (text: string) => text.replaceAll("|", "\\|")
   const table = rows.map((row) =>
-    `| ${row.subject} | \`${row.bug.id}\` | ${row.bug.rules.join(", ")} | ${escape(row.bug.summary)} | **${row.outcome.outcome}** | ${escape(failedText(row.outcome) || "-")} | ${row.outcome.outcome !== "caught" ? "-" : row.outcome.namedRuleHit ? "yes" : "no"} |`)
-  const totals = [...adapterBySubject].map(([subject, adapter]) => {
-    const mine = rows.filter((row) => row.subject === subject)
+    `| ${row.set} | \`${row.bug.id}\` | ${row.bug.rules.join(", ")} | ${escape(row.bug.summary)} | **${row.outcome.outcome}** | ${row.adapter} | ${escape(failedText(row.outcome) || "-")} | ${row.outcome.outcome !== "caught" ? "-" : row.outcome.namedRuleHit ? "yes" : "no"} |`)
+  const totals = [...new Set(rows.map((row) => row.set))].map((set) => {
+    const mine = rows.filter((row) => row.set === set)
     const caught = mine.filter((row) => row.outcome.outcome === "caught").length
-    return `| ${subject} | ${adapter} | ${mine.length} | ${caught} | ${mine.length - caught} |`
+    return `| ${set} | ${(adapterBySubject.get(mine[0]!.subject) ?? []).join(", then ")} | ${mine.length} | ${caught} | ${mine.length - caught} |`
   })
   return [
     "# Blind-bug study: results",
@@ -129,39 +159,63 @@ const resultsMarkdown = (rows: ReadonlyArray<Row>, baselines: ReadonlyArray<stri
     "Baselines (the unmodified implementation):",
     ...baselines.map((line) => `- ${line}`),
     "",
-    "| subject | adapter | bugs | caught | not caught |",
+    "| set | adapters (the next only for a bug the one before did not catch) | bugs | caught | not caught |",
     "|---|---|---|---|---|",
     ...totals,
     "",
-    "| subject | bug | rules named | the bug | outcome | failed requirements (property, scenario of first detection, steps of the minimized counterexample) | a failed requirement cites a named rule |",
-    "|---|---|---|---|---|---|---|",
+    "| set | bug | rules named | the bug | outcome | adapter | failed requirements (property, scenario of first detection, steps of the minimized counterexample) | a failed requirement cites a named rule |",
+    "|---|---|---|---|---|---|---|---|",
     ...table,
     ""
   ].join("\n")
 }
 
+/** The baseline gate run of `subject` on `adapter`, in words (printed, and kept for `RESULTS.md`). */
+const baselineLine = (subject: string, set: BlindBugSet, adapter: string): string => {
+  const baseline = runGate(subject, adapter, `./${set.implementation}/index.ts`)
+  const outcome = outcomeOf({ id: "baseline", file: "", find: "", replace: "", rules: [], summary: "", observable: "" }, baseline.report, rulesOf)
+  const verdict = outcome.outcome === "missed" ? "every requirement passes or is not applicable" : `${outcome.outcome}${outcome.failed.length > 0 ? ` by ${failedText(outcome)}` : ""}`
+  return `${subject} (${set.implementation}) on ${adapter}: ${verdict} (${baseline.seconds} s)`
+}
+
+/**
+ * Runs `bug` of set `stem` on each adapter in turn until one catches it; each implementation's baseline
+ * on an adapter runs once, before its first bug there.
+ */
+const studyBug = (stem: string, set: BlindBugSet, bug: BlindBug, adapters: ReadonlyArray<string>, baselines: Map<string, string>): Row => {
+  const subject = set.subject
+  let row: Row | undefined
+  for (const adapter of adapters) {
+    const key = `${set.implementation} ${adapter}`
+    if (!baselines.has(key)) {
+      baselines.set(key, baselineLine(subject, set, adapter))
+      process.stdout.write(`baseline ${baselines.get(key)}\n`)
+    }
+    const { outcome, seconds } = runBug(set, bug, adapter)
+    row = { set: stem, subject, bug, outcome, adapter, seconds: seconds + (row?.seconds ?? 0) }
+    if (outcome.outcome === "caught") break
+  }
+  return row!
+}
+
 const main = async (): Promise<void> => {
   const args = parseArgs(process.argv.slice(2))
   const rows: Array<Row> = []
-  const baselines: Array<string> = []
-  const adapterBySubject = new Map<string, string>()
-  for (const subject of args.subjects) {
-    const set = await loadSet(subject)
-    const adapter = adapterOf(subject, args)
-    adapterBySubject.set(subject, adapter)
-    const baseline = runGate(subject, adapter, `./${set.implementation}/index.ts`)
-    const baselineOutcome = outcomeOf({ id: "baseline", file: "", find: "", replace: "", rules: [], summary: "", observable: "" }, baseline.report, rulesOf)
-    baselines.push(`${subject} (${set.implementation}) on ${adapter}: ${baselineOutcome.outcome === "missed" ? "every requirement passes or is not applicable" : `${baselineOutcome.outcome}${baselineOutcome.failed.length > 0 ? ` by ${failedText(baselineOutcome)}` : ""}`} (${baseline.seconds} s)`)
-    process.stdout.write(`baseline ${baselines.at(-1)}\n`)
+  const baselines = new Map<string, string>()
+  const adapterBySubject = new Map<string, ReadonlyArray<string>>()
+  const stems = setStems().filter((stem) => args.subjects.includes(subjectOfSetFile(`${stem}.ts`)!) && (args.sets === undefined || args.sets.includes(stem)))
+  for (const stem of stems) {
+    const set = await loadSet(stem)
+    const adapters = adaptersOf(set.subject, args)
+    adapterBySubject.set(set.subject, adapters)
     for (const bug of set.bugs.filter((candidate) => args.bug === undefined || candidate.id === args.bug)) {
-      const { outcome, seconds } = runBug(set, bug, adapter)
-      rows.push({ subject, bug, outcome, seconds })
+      rows.push(studyBug(stem, set, bug, adapters, baselines))
       process.stdout.write(`${lineOf(rows.at(-1)!)}\n`)
     }
   }
   const caught = rows.filter((row) => row.outcome.outcome === "caught").length
   process.stdout.write(`\n${caught} of ${rows.length} blind bugs caught\n`)
-  if (args.write) writeFileSync(join(ROOT, "blind-bugs", "RESULTS.md"), resultsMarkdown(rows, baselines, adapterBySubject))
+  if (args.write) writeFileSync(join(ROOT, "blind-bugs", "RESULTS.md"), resultsMarkdown(rows, [...baselines.values()], adapterBySubject))
 }
 
 await main()

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { BlindBug, BlindBugSet } from "../../blind-bugs/BlindBug.ts"
-import { applyBug, BlindBugSetError, type GateReport, occurrences, outcomeOf, problemsOf } from "../../blind-bugs/study.ts"
+import { applyBug, BlindBugSetError, type GateReport, occurrences, outcomeOf, problemsOf, subjectOfSetFile } from "../../blind-bugs/study.ts"
 
 const bug = (overrides: Partial<BlindBug> = {}): BlindBug => ({
   id: "off-by-one",
@@ -68,6 +68,16 @@ describe("checking a bug set", () => {
   })
 })
 
+describe("naming a bug set's file", () => {
+  it("is its subject, then a round number for every later set", () => {
+    expect(subjectOfSetFile("clocks.ts")).toBe("clocks")
+    expect(subjectOfSetFile("clocks-2.ts")).toBe("clocks")
+    expect(subjectOfSetFile("BlindBug.ts")).toBeUndefined()
+    expect(subjectOfSetFile("clocks-two.ts")).toBeUndefined()
+    expect(subjectOfSetFile("queue.ts")).toBeUndefined()
+  })
+})
+
 describe("reading a gate report", () => {
   const report = (requirements: GateReport["adapters"][number]["requirements"]): GateReport => ({ adapters: [{ requirements }] })
   const rulesOf = (id: string) => (id === "ALM-002" ? ["R2"] : ["R9"])
@@ -90,7 +100,7 @@ describe("reading a gate report", () => {
 
 describe("the checked-in bug sets", () => {
   const root = join(import.meta.dirname, "..", "..")
-  const setFiles = readdirSync(join(root, "blind-bugs")).filter((name) => /^(alarms|content|clocks|cron|pool)\.ts$/.test(name))
+  const setFiles = readdirSync(join(root, "blind-bugs")).filter((name) => subjectOfSetFile(name) !== undefined)
 
   it("exist", () => {
     expect(setFiles.length).toBeGreaterThan(0)
@@ -98,7 +108,7 @@ describe("the checked-in bug sets", () => {
 
   it.each(setFiles)("%s applies to its implementation as written", async (name) => {
     const { bugs } = await import(join(root, "blind-bugs", name)) as { readonly bugs: BlindBugSet }
-    expect(bugs.subject).toBe(name.replace(/\.ts$/, ""))
+    expect(bugs.subject).toBe(subjectOfSetFile(name))
     expect(bugs.bugs.length).toBeGreaterThan(0)
     const read = (file: string) => (existsSync(join(root, file)) ? readFileSync(join(root, file), "utf8") : undefined)
     expect(problemsOf(bugs, read)).toEqual([])
