@@ -2,10 +2,13 @@
  * Keys, identities and record projections of the clocks model (C1, C2): the same strings the
  * engine writes, recomputed here so the model imports nothing of an implementation.
  */
-import { FLOW, type Json, SOURCE } from "./types.ts"
+import { FLOW, type Json, type ProcessName, SOURCE } from "./types.ts"
 
 /** The deferred a clock completes (the scenarios' naming convention). */
 export const clockDeferred = (clock: string): string => `${clock}:fired`
+
+/** The engine process that is not `process` (the scenarios have two, A and B). */
+export const otherProcess = (process: ProcessName): ProcessName => (process === "A" ? "B" : "A")
 
 /** Model key of a deferred or clock of one execution: `exec/name`. */
 export const keyOf = (exec: string, name: string): string => `${exec}/${name}`

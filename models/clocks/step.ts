@@ -11,7 +11,8 @@ import {
   effectIdentity,
   effectOutput,
   EVENT,
-  keyOf
+  keyOf,
+  otherProcess
 } from "./keys.ts"
 import { Crash, Defect, Run, scheduledPayload } from "./run.ts"
 import type { Command, FaultedCommand, FireRace, Json, ModelState, ObservableRules, Operation, ProcessName, StepOutcome, TimerState } from "./types.ts"
@@ -75,9 +76,6 @@ const execute = (run: Run, command: Command, effectRecordsInJournalTransactions:
   }
 }
 
-/** The process that is not `process`. */
-const otherProcess = (process: ProcessName): ProcessName => (process === "A" ? "B" : "A")
-
 /**
  * C8 as `process` runs it: in one transaction, insert the clock due at now + `durationMs` or find the
  * stored row unchanged, and emit clock-scheduled from the stored row; after commit flush and arm it.
@@ -123,7 +121,7 @@ const raced = (run: Run, batch: ReadonlyArray<TimerState>, race: FireRace, insta
   if (batch.length !== 2 || one === undefined || two === undefined || one.key !== two.key || one.process === two.process) return null
   const byProcess = (name: ProcessName) => (one.process === name ? one : two)
   const first = race.order[0] === 1 ? "B" : "A"
-  const second = first === "A" ? "B" : "A"
+  const second = otherProcess(first)
   const lagMs = Math.max(0, Math.min(race.lagMs, targetMs - instant))
   run.race = { atMs: instant, key: one.key, first, second, lagMs, overlap: race.overlap && lagMs === 0 }
   run.reached.add("IG1")

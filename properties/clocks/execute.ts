@@ -24,6 +24,7 @@ import {
   type ModelState,
   type Operation,
   operationAlternatives,
+  otherProcess,
   raceSituation,
   scheduleRaceSituation,
   type StepOutcome
@@ -101,13 +102,13 @@ const raceWords = (outcome: StepOutcome, report: RaceReport): string => {
 const unorderedAlternatives = (operation: Operation, report: ScheduleRaceReport | null): ReadonlyArray<Operation> => {
   const command = operation.command
   if (report === null || report.ordered || command.op !== "scheduleRace") return []
-  return [{ ...operation, command: { ...command, first: command.first === "A" ? "B" : "A" } }]
+  return [{ ...operation, command: { ...command, first: otherProcess(command.first) } }]
 }
 
 /** A scheduling race in plain words, for the counterexample. */
 const scheduleRaceWords = (command: FaultedCommand, report: ScheduleRaceReport): string => {
   if (command.op !== "scheduleRace") return ""
-  const second = command.first === "A" ? "B" : "A"
+  const second = otherProcess(command.first)
   if (!report.ordered) return `scheduling race of ${command.exec}/${command.clock}: unordered (no transaction was held open at the storage boundary)`
   if (!report.overlapped) return `scheduling race of ${command.exec}/${command.clock}: ${command.first} scheduled first, then ${second}`
   return `scheduling race of ${command.exec}/${command.clock}: ${command.first}'s open transaction overlapped by ${second}'s${report.blocked ? ", which waited on its lock (pg_blocking_pids)" : ""}`

@@ -23,7 +23,7 @@ import { reachedSince, type ScriptedHooks } from "../../harness/HookPoints.ts"
 import { type OverlapHooks, runOverlapping } from "../../harness/Overlapping.ts"
 import { awaitBlocked } from "../../harness/PostgresLocks.ts"
 import type { StorageBoundary } from "../../harness/StorageBoundary.ts"
-import { type FaultedCommand, FLOW, type ProcessName } from "../../models/clocks/index.ts"
+import { type FaultedCommand, FLOW, otherProcess, type ProcessName } from "../../models/clocks/index.ts"
 import type { ClocksService } from "../../subjects/clocks/api.ts"
 import type { OverlapConnections } from "./race.ts"
 
@@ -71,7 +71,7 @@ const failedFirst = (exits: ReadonlyArray<Exit.Exit<unknown, unknown>>): Effect.
 export const runScheduleRace = (context: ScheduleRaceContext, command: ScheduleRaceCommand, report: (done: ScheduleRaceReport) => void) =>
   Effect.gen(function*() {
     const { hooks, overlap } = context
-    const order: readonly [ProcessName, ProcessName] = command.first === "A" ? ["A", "B"] : ["B", "A"]
+    const order: readonly [ProcessName, ProcessName] = [command.first, otherProcess(command.first)]
     const schedules = order.map((name) => ({
       label: name,
       effect: context.as(name, scheduleOn(context.services[name], command.exec, command.clock, command.durationsMs[name]))
