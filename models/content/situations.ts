@@ -54,6 +54,7 @@ export const CONTENT_SITUATIONS = [
   "sweepNoTenantDue",
   "sweepSparesReferencedPastHorizon",
   "sweepSparesUnreferencedWithinHorizon",
+  "sweepSparesWithinLongestRecordedTurn",
   "forcedSweepReachesUnreferencedPastHorizon",
   "sweepDeletes",
   "sweepRaceDetach",
@@ -133,6 +134,7 @@ const sweepSituations = (before: ContentModelState, op: Extract<ContentOperation
   if (!op.force && !Object.values(before.sweptAtMs).some((sweptAtMs) => sweptAtMs <= op.atMs - intervalMs)) found.push("sweepNoTenantDue")
   if (outcome.situations.includes("(i)")) found.push("sweepSparesReferencedPastHorizon")
   if (outcome.situations.includes("earliest")) found.push("sweepSparesUnreferencedWithinHorizon")
+  if (outcome.situations.includes("longestTurn")) found.push("sweepSparesWithinLongestRecordedTurn")
   if (outcome.situations.includes("latest")) found.push("forcedSweepReachesUnreferencedPastHorizon")
   if (outcome.situations.includes("together")) found.push("sweepDeletes")
   if (outcome.situations.includes("recheckSplitsBatch")) found.push("sweepRecheckSplitsBatch")

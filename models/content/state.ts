@@ -42,6 +42,8 @@ export interface ContentModelState {
   readonly refs: Readonly<Record<string, ModelRef>>
   /** Tenants registered for sweeping, with when each was last swept (0: never). */
   readonly sweptAtMs: Readonly<Record<string, number>>
+  /** The turn budget the running process registered last; `config.turnMs` (T) is the largest ever recorded. */
+  readonly registeredTurnMs: number
 }
 
 /** Key of a content. */
@@ -52,7 +54,16 @@ export const refKey = (ref: { readonly tenant: string; readonly actor: string; r
   `${ref.tenant}/${ref.actor}/${ref.blob}/${ref.name}`
 
 /** The state before any operation. */
-export const initialContentState = (config: ContentModelConfig): ContentModelState => ({ config, contents: {}, refs: {}, sweptAtMs: {} })
+export const initialContentState = (config: ContentModelConfig): ContentModelState => ({ config, contents: {}, refs: {}, sweptAtMs: {}, registeredTurnMs: config.turnMs })
+
+/**
+ * The state after a process registers the actor type with `turnMs` (a restart or a deploy): T becomes
+ * the larger of the recorded T and `turnMs`, never smaller (content.md "Parameters": T only grows).
+ */
+export const withTurnRegistered = (state: ContentModelState, turnMs: number): ContentModelState => {
+  if (!Number.isSafeInteger(turnMs) || turnMs <= 0) throw new RangeError(`a turn budget is a positive whole number of ms, got ${turnMs}`)
+  return { ...state, config: { ...state.config, turnMs: Math.max(state.config.turnMs, turnMs) }, registeredTurnMs: turnMs }
+}
 
 /** Whether some reference of `tenant` names `hash`. */
 export const isReferenced = (state: ContentModelState, tenant: string, hash: string): boolean =>

@@ -93,6 +93,9 @@ const noteSituations = (pass: Pass, tenant: string, atMs: number, force: boolean
     const referenced = isReferenced(pass.state, tenant, content.hash)
     if (referenced && pastHorizon) pass.situations.add("(i)")
     if (!referenced && !pastHorizon) pass.situations.add("earliest")
+    // Past the horizon the last registered turn would give, within the one the longest recorded turn gives.
+    const pastShorterTurn = content.grantedUntilMs < atMs - config.graceMs - pass.state.registeredTurnMs - config.skewMs
+    if (!referenced && !pastHorizon && pastShorterTurn) pass.situations.add("longestTurn")
     if (!referenced && pastHorizon && force) pass.situations.add("latest")
   }
 }

@@ -11,7 +11,7 @@ import { type Check, type ExecutedStep, resultJson, runModelBased, toJson } from
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { contentModel, type ContentModelState, type ContentOperation, contentSituations, earliestDeletionMs, operationAlternatives } from "../../models/content/index.ts"
+import { contentModel, type ContentModelState, type ContentOperation, contentSituations, earliestDeletionMs, operationAlternatives, withTurnRegistered } from "../../models/content/index.ts"
 import { firstConsistent } from "../../harness/Alternatives.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
@@ -153,7 +153,8 @@ export const executeContent = (implementation: ContentImplementation) =>
         const atMs = yield* nowMs
         if (command.op === "advance" || command.op === "advanceNear") return yield* clockStep(command, run, atMs)
         if (command.op === "restart") {
-          yield* session.restart
+          yield* session.restart(command.turnMs)
+          if (command.turnMs !== undefined) run.model = withTurnRegistered(run.model, command.turnMs)
           const executed: ExecutedStep = { record: { operation: "restart", args: toJson(command), virtualTimeMs: atMs, implementation: null, model: null }, checks: [], covered: [], described: "restart" }
           return executed
         }

@@ -253,7 +253,7 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
       if (mode === "raiseHoldsLock" && lockHook === undefined) return yield* hookRace(hooks, watch, sweeper, sweeper, racer, command.force, true)
       // The racer's own connection, over a boundary of its own for the point where it holds a content row (`writePoint.ts`).
       const racerBoundary = makeStorageBoundary(database.connections[1]!, database.platformAlarm)
-      const racerStore = yield* implementation.make({ sql: racerBoundary.sql, dialect: environment.dialect, settings: { ...session.settings, grantKey: GRANT_KEY, singleConnection: false } })
+      const racerStore = yield* implementation.make({ sql: racerBoundary.sql, dialect: environment.dialect, settings: { ...session.settings(), grantKey: GRANT_KEY, singleConnection: false } })
       const pids = { sweeper: yield* backendPidOf(database.connections[0]!), racer: yield* backendPidOf(database.connections[1]!) }
       if (mode === "deleteHoldsLock") return yield* deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
       if (lockHook === undefined) return yield* Effect.die(new Error(`invariant: a ${mode} race needs a racer that takes a content row lock`))

@@ -61,7 +61,11 @@ export type Command =
   | { readonly op: "race"; readonly force: boolean; readonly competitor: RacingCommand; readonly mode: RaceMode; readonly schedule?: StepSchedule }
   | { readonly op: "advance"; readonly ms: number }
   | { readonly op: "advanceNear"; readonly target: "expiry" | "deletion"; readonly index: number; readonly offsetMs: number }
-  | { readonly op: "restart" }
+  /**
+   * A restarted process; with `turnMs`, a deploy whose process registers the actor type with that turn
+   * budget (content.md "Parameters": the recorded T is the largest registered, it only grows).
+   */
+  | { readonly op: "restart"; readonly turnMs?: number }
 
 /**
  * Store parameters a scenario sets other than the reference's (content.md "Parameters"): a short grant

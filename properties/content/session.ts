@@ -33,10 +33,13 @@ export interface ContentSession {
   readonly forger: Effect.Effect<ContentStore, HarnessError>
   /** Runs one call with `fault` armed; rebuilds the store after a crash. */
   readonly call: <A>(fault: StorageFault | undefined, call: (store: ContentStore) => Effect.Effect<A, unknown>) => Effect.Effect<Called<A>, HarnessError>
-  /** Rebuilds the store from storage (a restarted process). */
-  readonly restart: Effect.Effect<void, HarnessError>
-  /** The settings every store of the scenario is built with (its parameters over the properties' own). */
-  readonly settings: Partial<Omit<ContentSettings, "grantKey" | "singleConnection">>
+  /**
+   * Rebuilds the store from storage (a restarted process); with `turnMs`, a deploy: this store and every
+   * later one are built with that turn budget.
+   */
+  readonly restart: (turnMs?: number) => Effect.Effect<void, HarnessError>
+  /** The settings the next store is built with (the scenario's parameters over the properties' own, and the last deploy's turn). */
+  readonly settings: () => Partial<Omit<ContentSettings, "grantKey" | "singleConnection">>
 }
 
 /**
@@ -46,7 +49,7 @@ export interface ContentSession {
  */
 export const openContentSession = (implementation: ContentImplementation, sql: SqlClient.SqlClient, dialect: Dialect, singleConnection: boolean, parameters?: ContentParameters) =>
   Effect.gen(function*() {
-    const settings = storeSettingsOf(parameters)
+    let settings = storeSettingsOf(parameters)
     const boundary = makeStorageBoundary(sql, { get: Effect.succeed(null), set: () => Effect.void, delete: Effect.void })
     const make = (grantKey: string) =>
       Effect.suspend(() => {
@@ -62,19 +65,23 @@ export const openContentSession = (implementation: ContentImplementation, sql: S
     let store = yield* make(GRANT_KEY)
     // Built on first use: most scenarios forge no grant.
     let forger: ContentStore | undefined
-    const restart = Effect.map(timedImplementationCall(make(GRANT_KEY)), (rebuilt) => {
-      store = rebuilt
-    })
+    const restart = (turnMs?: number) =>
+      Effect.suspend(() => {
+        if (turnMs !== undefined) settings = { ...settings, turnMs }
+        return Effect.map(timedImplementationCall(make(GRANT_KEY)), (rebuilt) => {
+          store = rebuilt
+        })
+      })
     const call = <A>(fault: StorageFault | undefined, run: (current: ContentStore) => Effect.Effect<A, unknown>) =>
       Effect.gen(function*() {
         boundary.arm(fault)
         const outcome = yield* boundary.run(timedImplementationCall(Effect.suspend(() => run(store))))
         // The fault as it struck: none when the operation ran fewer transactions or its body failed first.
         const reached = struckFault(fault, boundary)
-        if (outcome._tag === "Crashed") yield* restart
+        if (outcome._tag === "Crashed") yield* restart()
         return { outcome, reached }
       })
     const forgerStore = Effect.suspend(() => (forger !== undefined ? Effect.succeed(forger) : Effect.map(make(FORGER_KEY), (built) => (forger = built))))
-    const session: ContentSession = { boundary, store: () => store, forger: forgerStore, call, restart, settings }
+    const session: ContentSession = { boundary, store: () => store, forger: forgerStore, call, restart, settings: () => settings }
     return session
   })

@@ -11,7 +11,9 @@
  * same reason: a grant asked for stored content with another size, then with its own (K1, K4:
  * `grantSizeMismatch`, `grantRaisesHorizon`), a detach of a reference just attached (K5:
  * `detachExisting`), and in race scenarios an upload or a grant racing a sweep between its reference
- * scan and its delete ((iii): `sweepRaceUpload`). Each unit uploads its own content first, so it
+ * scan and its delete ((iii): `sweepRaceUpload`). A third unit, drawn last, registers a longer and
+ * then a shorter turn budget before a sweep near a deletion horizon ("Parameters": T only grows:
+ * `sweepSparesWithinLongestRecordedTurn`). Each unit uploads its own content first, so it
  * reaches its situation whatever the commands before it left.
  *
  * @example fc.sample(targetedCommands(MODEL_UNITS), 1) // [[{ op: "upload", ... }, { op: "read", ..., sizeDelta: 1 }, { op: "stream", ... }]]
@@ -21,7 +23,7 @@ import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, otherTenant, TENANTS
 import type { Command, PlaceSpec } from "./scenario.ts"
 
 /** The kinds of targeted unit a content scenario may end with. */
-export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace"
+export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace" | "deployedTurns"
 
 /** Relative weights of the kinds of unit a property's scenarios may end with, and the chance in 4 that one does. */
 export interface TargetedShape {
@@ -44,6 +46,13 @@ export const RACE_UNITS: TargetedShape = { weights: { detachRace: 1 }, in4: 1 }
  * content with another size, or a detach of a reference just attached, in half the scenarios.
  */
 export const MODEL_SECOND_UNITS: TargetedShape = { weights: { grantOtherSize: 1, detachAttached: 1 }, in4: 2 }
+
+/**
+ * The third unit of the model and fault properties, drawn after the second (`MODEL_SECOND_UNITS`) so
+ * every earlier draw keeps its bytes: deploys that register another turn budget, then a sweep near the
+ * deletion horizon, in half the scenarios.
+ */
+export const MODEL_THIRD_UNITS: TargetedShape = { weights: { deployedTurns: 1 }, in4: 2 }
 
 /** The second unit of the race property, drawn after the first (`RACE_UNITS`): an upload or a grant racing a sweep in half the scenarios. */
 export const RACE_SECOND_UNITS: TargetedShape = { weights: { uploadRace: 1 }, in4: 2 }
@@ -148,7 +157,32 @@ const uploadRace: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, pay
     { op: "read", tenant: t, payload, sizeDelta: 0 }
   ])
 
-const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace }
+/** The longer turn budget a deploy registers (T = 2 h, above the reference's 30 s). */
+const LONGER_TURN_MS = 2 * 3_600_000
+
+/**
+ * An upload, then deploys whose processes register the actor type with a longer turn budget, and
+ * twice in three with a shorter one after it (the reference's 30 s, or 1 s), then the clock moved
+ * near that content's deletion horizon and a sweep. "Parameters": T is the longest turn recorded and
+ * only grows, so the horizon is `granted_until + G + 2 h + S` whatever was registered last: a sweep 30 s
+ * or an hour before it keeps the content (past the shorter turn's horizon:
+ * `sweepSparesWithinLongestRecordedTurn`), one at it deletes it (K6).
+ */
+const deployedTurns: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({
+  tenant,
+  payload: storable,
+  shorterMs: fc.constantFrom<number | undefined>(30_000, 1_000, undefined),
+  offsetMs: fc.constantFrom(-30_000, -3_600_000, 0),
+  force: fc.boolean()
+}).map(({ tenant: t, payload, shorterMs, offsetMs, force }): ReadonlyArray<Command> => [
+  uploaded(t, payload),
+  { op: "restart", turnMs: LONGER_TURN_MS },
+  ...(shorterMs === undefined ? [] : [{ op: "restart", turnMs: shorterMs } as const]),
+  { op: "advanceNear", target: "deletion", index: 0, offsetMs },
+  { op: "sweep", force }
+])
+
+const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace, deployedTurns }
 
 /**
  * The commands a scenario ends with: a unit of `shape.weights` in `shape.in4` scenarios out of 4, none

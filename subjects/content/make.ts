@@ -73,7 +73,7 @@ export const makeContentStore = (pieces: ContentPieces) => (options: ContentMake
     const sql = options.sql
     const statements = makeContentStatements(sql, dialect)
     const grants = makeGrants(settings.grantKey)
-    yield* sql.withTransaction(ensureTables(sql, dialect, CONTENT_ACTOR_TYPE, settings.turnMs))
+    yield* sql.withTransaction(ensureTables(sql, dialect, CONTENT_ACTOR_TYPE, settings.turnMs, pieces.recordedTurnSql))
 
     const refOf = (tenant: string, hash: string, size: number, expiresAt: number): Effect.Effect<ContentRef> =>
       Effect.map(grants.sign({ tenant, hash, size, expiresAt }), (grant) => ({ hash, size, grant }))

@@ -9,6 +9,7 @@ import { Effect, Option, type Result } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 import { hookPoint } from "../../harness/HookPoints.ts"
 import type { GrantBound, InvalidContentRefReason } from "./api.ts"
+import type { ContentDialect } from "./dialect.ts"
 import type { Grants } from "./grants.ts"
 import type { Candidate, ChunkRow, ContentStatements } from "./store.ts"
 
@@ -48,6 +49,11 @@ export interface ContentPieces {
   readonly assemble: (rows: ReadonlyArray<ChunkRow>, size: number) => Option.Option<Uint8Array>
   /** K7: whether a stream may start, from its first statement's view of the chunks. */
   readonly streamComplete: (head: ChunkHead, size: number) => boolean
+  /**
+   * "Parameters" (T only grows): the SQL value a registration's upsert sets `turn_ms` to, from the
+   * stored value and the registered one (`excluded.turn_ms`).
+   */
+  readonly recordedTurnSql: (dialect: ContentDialect, storedColumn: string) => string
 }
 
 const assemble = (rows: ReadonlyArray<ChunkRow>, size: number): Option.Option<Uint8Array> => {
@@ -68,6 +74,7 @@ const assemble = (rows: ReadonlyArray<ChunkRow>, size: number): Option.Option<Ui
 
 /** The shipped pieces. */
 export const defaultContentPieces: ContentPieces = {
+  recordedTurnSql: (dialect, storedColumn) => dialect.greatest(storedColumn, "excluded.turn_ms"),
   candidateBeforeMs: (start, h) => start - h.graceMs - h.turnMs - h.skewMs,
   recheckBeforeMs: (start, h) => start - h.turnMs - h.skewMs,
   nextPage: (last) => last,

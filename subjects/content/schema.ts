@@ -54,13 +54,22 @@ export const tablesDdl = (dialect: ContentDialect): ReadonlyArray<string> => [
   `CREATE TABLE IF NOT EXISTS ${TYPES_TABLE} (actor_type TEXT PRIMARY KEY, turn_ms ${dialect.integerType} NOT NULL)`
 ]
 
-/** Creates the tables when missing and records `turnMs` for `actorType` (T only grows). */
-export const ensureTables = (sql: SqlClient.SqlClient, dialect: ContentDialect, actorType: string, turnMs: number): Effect.Effect<void, SqlError> =>
+/**
+ * Creates the tables when missing and records `turnMs` for `actorType`; `recordedTurnSql` is the value
+ * a second registration sets (the greater of the stored and the new one: T only grows).
+ */
+export const ensureTables = (
+  sql: SqlClient.SqlClient,
+  dialect: ContentDialect,
+  actorType: string,
+  turnMs: number,
+  recordedTurnSql: (dialect: ContentDialect, storedColumn: string) => string
+): Effect.Effect<void, SqlError> =>
   Effect.gen(function*() {
     for (const statement of tablesDdl(dialect)) yield* sql.unsafe(statement)
     yield* sql.unsafe(
       `INSERT INTO ${TYPES_TABLE} (actor_type, turn_ms) VALUES (${dialect.placeholder(1)}, ${dialect.placeholder(2)})
-       ON CONFLICT (actor_type) DO UPDATE SET turn_ms = ${dialect.greatest(`${TYPES_TABLE}.turn_ms`, "excluded.turn_ms")}`,
+       ON CONFLICT (actor_type) DO UPDATE SET turn_ms = ${recordedTurnSql(dialect, `${TYPES_TABLE}.turn_ms`)}`,
       [actorType, turnMs]
     )
   })

@@ -11,7 +11,8 @@ import {
   DEFAULT_MODEL_CONFIG,
   earliestDeletionMs,
   type GrantFacts,
-  operationAlternatives
+  operationAlternatives,
+  withTurnRegistered
 } from "../../models/content/index.ts"
 
 const L = DEFAULT_MODEL_CONFIG.grantLifetimeMs
@@ -105,6 +106,21 @@ describe("content model", () => {
     const late = run([upload("t1", HASH_A, 3, 0), { kind: "sweep", force: true, atMs: at + 1 }])
     expect(late.results[1]).toEqual({ _tag: "Success", value: 1 })
     expect(earliestDeletionMs(DEFAULT_MODEL_CONFIG, { tenant: "t1", hash: HASH_A, size: 3, grantedUntilMs: L })).toBe(at + 1)
+  })
+
+  it("T is the longest turn ever registered: a shorter one registered later does not lower the horizon", () => {
+    const longMs = 2 * 3_600_000
+    const uploaded = run([upload("t1", HASH_A, 3, 0)]).state
+    const deployed = withTurnRegistered(withTurnRegistered(uploaded, longMs), 1_000)
+    expect(deployed.config.turnMs).toBe(longMs)
+    expect(deployed.registeredTurnMs).toBe(1_000)
+    const pastShorterMs = L + G + 1_000 + S + 1
+    const swept = contentModel.step(deployed, { kind: "sweep", force: true, atMs: pastShorterMs })
+    expect(swept.result).toEqual({ _tag: "Success", value: 0 })
+    expect(swept.situations).toContain("longestTurn")
+    const atLongest = contentModel.step(deployed, { kind: "sweep", force: true, atMs: earliestDeletionMs(deployed.config, deployed.contents[`t1/${HASH_A}`]!) })
+    expect(atLongest.result).toEqual({ _tag: "Success", value: 1 })
+    expect(() => withTurnRegistered(uploaded, 0)).toThrow(RangeError)
   })
 
   it("a referenced candidate stays (i); an hourly sweep records the tenant, a forced one does not", () => {

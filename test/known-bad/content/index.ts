@@ -19,6 +19,7 @@ import { scanMissesKeyRange } from "./scan-misses-key-range.ts"
 import { skewOmittedAttach } from "./skew-omitted-attach.ts"
 import { skewOmittedHorizon } from "./skew-omitted-horizon.ts"
 import { streamUnchecked } from "./stream-unchecked.ts"
+import { turnRecordedLatest } from "./turn-recorded-latest.ts"
 
 export type { KnownBadContent } from "./kit.ts"
 
@@ -39,5 +40,6 @@ export const knownBadContents: ReadonlyArray<KnownBadContent> = [
   pagingSkipsTies,
   raiseSwallowsStatementFailure,
   grantTrailingPartsIgnored,
-  deletesWithoutTransaction
+  deletesWithoutTransaction,
+  turnRecordedLatest
 ]
