@@ -56,6 +56,8 @@ export interface ModelOp {
   readonly refusals: number
   /** Virtual time of the next retry, while retrying. */
   readonly retryAtMs: number | null
+  /** With the retry helper: the virtual times its attempts began, the first at its start, one more per retry (P7). */
+  readonly attemptsAtMs: ReadonlyArray<number>
   /** Start order (ties of retries at one instant go in this order). */
   readonly seq: number
   /**

@@ -109,6 +109,7 @@ export const freeSlot = (draft: Draft, id: string, how: "handover" | "passedOn")
 /** Admission then the gate (P1, P2): refused at the bound, granted when a slot is free and nobody waits. */
 export const admit = (draft: Draft, id: string): void => {
   const op = draft.ops[id]!
+  if (op.spec.retry) update(draft, id, { attemptsAtMs: [...op.attemptsAtMs, draft.nowMs] })
   if (draft.holders.length + draft.waiters.length >= admissionBound(draft)) {
     if (op.spec.retry) {
       const refusals = op.refusals + 1
@@ -132,6 +133,7 @@ export const start = (draft: Draft, spec: OpSpec): void => {
     grantedBy: "none",
     refusals: 0,
     retryAtMs: null,
+    attemptsAtMs: [],
     seq: draft.order.length,
     raced: false,
     inFlight: null,

@@ -1,6 +1,7 @@
 /**
  * What the pool properties compare after each step, and the rules deciding each observable
- * (`reference/pool.md`). Statuses come from the caller's side (the driver), statement counts, the
+ * (`reference/pool.md`). Statuses and the times a retried checkout's attempts began (read on Effect's
+ * Clock by the caller code) come from the caller's side (the driver); statement counts, the
  * notify session's transaction status and the session count from the wire tap, never from the pool.
  * The rules of a status check say why the model expects that status, so a mismatch is attributed to
  * the requirement it breaks (admission, the gate's order, a leak after interruption, the retry helper).
@@ -127,6 +128,21 @@ const listenerCheck = (id: string, op: ModelOp, seen: SeenOp): Check => {
   }
 }
 
+/**
+ * When a retried checkout's attempts began, in ms after its first: the model's ladder (10 ms doubling,
+ * capped at 250 ms, on the virtual clock) against what the caller code read on Effect's Clock at each.
+ */
+const attemptsCheck = (id: string, op: ModelOp, seen: SeenOp): Check => {
+  const startMs = op.attemptsAtMs[0] ?? 0
+  return {
+    observable: `attempts of ${id} (ms after its start)`,
+    expected: op.attemptsAtMs.map((atMs) => atMs - startMs),
+    actual: seen.attemptsAtMs.map((atMs) => atMs - startMs),
+    rules: ["P7"],
+    why: REASONS["P7"]!
+  }
+}
+
 /** Rules of a checkout's tagged-statement count. */
 const statementRules = (op: ModelOp, sent: number): ReadonlyArray<string> => {
   if (op.spec.kind === "notify") return ["P6"]
@@ -164,6 +180,7 @@ export const poolChecks = (
   for (const id of state.order) {
     const op = state.ops[id]!
     if (op.spec.kind === "listen") checks.push(listenerCheck(id, op, seen(id)))
+    if (op.spec.retry) checks.push(attemptsCheck(id, op, seen(id)))
   }
   for (const id of state.order) {
     const op = state.ops[id]!

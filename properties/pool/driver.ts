@@ -5,7 +5,7 @@
  * tell the harness when they hold and wait for the harness to release them, so every pause is a
  * barrier and nothing sleeps.
  */
-import { type Context, Deferred, Effect, Exit, Fiber, Queue, type Scope } from "effect"
+import { Clock, type Context, Deferred, Effect, Exit, Fiber, Queue, type Scope } from "effect"
 import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
 import type { OpSpec } from "../../models/pool/index.ts"
 import type { BoundedPoolClient, PoolImplementation } from "../../subjects/pool/api.ts"
@@ -25,6 +25,9 @@ export const LISTEN_CHANNEL = "pool-listen"
 
 /** Bound on the notifications one listener keeps. */
 export const MAX_RECEIVED = 256
+
+/** Bound on the attempt times one retried checkout keeps (a scenario's steps end far earlier). */
+export const MAX_ATTEMPTS = 256
 
 /** A caller's statement was answered with another statement's reply (a connection reused half-read). */
 export class StaleReply extends Error {
@@ -47,6 +50,8 @@ interface OpRuntime {
   reborrow: OpSpec | undefined
   /** listen: `channel:payload` of every notification taken from its queue, in order. */
   readonly received: Array<string>
+  /** With the retry helper: the virtual time each attempt began, read by the caller code on Effect's Clock. */
+  readonly attemptsAtMs: Array<number>
 }
 
 /** What a caller sees of one checkout. */
@@ -55,6 +60,8 @@ export interface SeenOp {
   readonly failure: "refusal" | "error" | "staleReply" | null
   /** listen: `channel:payload` of the notifications its queue delivered, in order. */
   readonly received: ReadonlyArray<string>
+  /** With the retry helper: when each attempt began (virtual ms), in order. */
+  readonly attemptsAtMs: ReadonlyArray<number>
 }
 
 /** The checkouts of one run. */
@@ -112,7 +119,13 @@ const opBody = (implementation: PoolImplementation, pool: BoundedPoolClient, run
         return pool.notify(spec.longChannel ? channelOf(id, true) : LISTEN_CHANNEL, opTag(id))
     }
   })()
-  return spec.retry ? implementation.retryPoolRefusal(main) : main
+  if (!spec.retry) return main
+  // Caller code, not the pool: each attempt the helper makes runs this effect again and notes when.
+  const noted = Effect.andThen(Effect.map(Clock.currentTimeMillis, (atMs) => {
+    if (runtime.attemptsAtMs.length >= MAX_ATTEMPTS) throw new Error(`checkout ${id} made more than ${MAX_ATTEMPTS} attempts`)
+    runtime.attemptsAtMs.push(atMs)
+  }), main)
+  return implementation.retryPoolRefusal(noted)
 }
 
 /** Builds the driver for `pool` of `implementation`; fibers are children of the calling scope's fiber. */
@@ -132,7 +145,7 @@ export const makePoolDriver = (implementation: PoolImplementation, pool: Bounded
 
     const newRuntime = (spec: OpSpec): Effect.Effect<OpRuntime> =>
       Effect.map(Deferred.make<void>(), (release) => {
-        const runtime: OpRuntime = { spec, holding: false, exit: undefined, fiber: undefined, release, context: undefined, reborrow: undefined, received: [] }
+        const runtime: OpRuntime = { spec, holding: false, exit: undefined, fiber: undefined, release, context: undefined, reborrow: undefined, received: [], attemptsAtMs: [] }
         ops.set(spec.id, runtime)
         return runtime
       })
@@ -183,16 +196,17 @@ export const makePoolDriver = (implementation: PoolImplementation, pool: Bounded
 
     const seen = (id: string): SeenOp => {
       const runtime = ops.get(id)
-      if (runtime === undefined) return { status: "pending", failure: null, received: [] }
+      if (runtime === undefined) return { status: "pending", failure: null, received: [], attemptsAtMs: [] }
       const received = [...runtime.received]
+      const attemptsAtMs = [...runtime.attemptsAtMs]
       const exit = runtime.exit
-      if (exit === undefined) return { status: runtime.holding ? "holding" : "pending", failure: null, received }
-      if (Exit.isSuccess(exit)) return { status: "succeeded", failure: null, received }
-      if (Exit.hasInterrupts(exit) && !Exit.hasFails(exit) && !Exit.hasDies(exit)) return { status: "interrupted", failure: null, received }
+      if (exit === undefined) return { status: runtime.holding ? "holding" : "pending", failure: null, received, attemptsAtMs }
+      if (Exit.isSuccess(exit)) return { status: "succeeded", failure: null, received, attemptsAtMs }
+      if (Exit.hasInterrupts(exit) && !Exit.hasFails(exit) && !Exit.hasDies(exit)) return { status: "interrupted", failure: null, received, attemptsAtMs }
       const error = Exit.findErrorOption(exit)
       const refusal = error._tag === "Some" && implementation.isPoolRefusal(error.value)
       const stale = error._tag === "Some" && error.value instanceof StaleReply
-      return { status: "failed", failure: refusal ? "refusal" : stale ? "staleReply" : "error", received }
+      return { status: "failed", failure: refusal ? "refusal" : stale ? "staleReply" : "error", received, attemptsAtMs }
     }
 
     const interruptAll = Effect.suspend(() => Fiber.interruptAll([...new Set(fiberOf.values())].reverse()))

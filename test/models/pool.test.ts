@@ -136,6 +136,14 @@ describe("pool model", () => {
     expect(resolveCommand(state, { op: "release", pick: 1, reborrow: true })).toEqual({ op: "release", id: "o2", reborrow: "o2r" })
   })
 
+  it("records when each attempt of a retried checkout begins: at its start, then 10 ms doubling up to 250 ms (P7)", () => {
+    const filling = resolveCommand(run(1, []), { op: "flood", extra: 0 })!
+    const retrying = run(1, [filling, { op: "start", spec: spec("o66", "borrow", { retry: true }) }, { op: "advance", toMs: 620 }])
+    expect(retrying.ops["o66"]!.attemptsAtMs).toEqual([0, 10, 30, 70, 150, 310, 560])
+    const plain = run(1, [filling, { op: "start", spec: spec("o67", "borrow") }])
+    expect(plain.ops["o67"]!.attemptsAtMs).toEqual([])
+  })
+
   it("never mutates the state it is given", () => {
     const before = run(1, [{ op: "start", spec: spec("o1", "acquire") }, { op: "start", spec: spec("o2", "acquire") }])
     const frozen = JSON.stringify(before)

@@ -18,6 +18,7 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "rollback-commit-success": { maxSteps: 4 },
   "notify-on-caller-transaction": { maxSteps: 4 },
   "retry-fixed-delay": { maxSteps: 8 },
+  "retry-jittered": { maxSteps: 5 },
   "channel-limit-in-characters": { maxSteps: 3 },
   "notify-payload-as-json": { maxSteps: 4 }
 }

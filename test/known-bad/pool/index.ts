@@ -13,6 +13,7 @@ import { notifyOnCallerTransaction } from "./notify-on-caller-transaction.ts"
 import { notifyPayloadAsJson } from "./notify-payload-as-json.ts"
 import { retryAfterStatement } from "./retry-after-statement.ts"
 import { retryFixedDelay } from "./retry-fixed-delay.ts"
+import { retryJittered } from "./retry-jittered.ts"
 import { rollbackCommitSuccess } from "./rollback-commit-success.ts"
 
 export type { KnownBadPool } from "./kit.ts"
@@ -26,6 +27,7 @@ export const knownBadPools: ReadonlyArray<KnownBadPool> = [
   rollbackCommitSuccess,
   notifyOnCallerTransaction,
   retryFixedDelay,
+  retryJittered,
   channelLimitInCharacters,
   notifyPayloadAsJson
 ]
