@@ -20,6 +20,18 @@ export const statementOrdinalArbitrary: fc.Arbitrary<number> = fc.oneof(
   { weight: 2, arbitrary: fc.integer({ min: 5, max: 12 }) }
 )
 
+/**
+ * The statement a `statementFails` fault names in a transaction that runs `statements` statements (in
+ * the layout a subject measured): three draws in four uniformly over them, so each of its statements
+ * fails about as often, and the fourth `statementOrdinalArbitrary` (up to 12), for implementations that
+ * run more. A draw past the transaction's last statement is refused at COMMIT instead. Shrinks to 1.
+ */
+export const statementOrdinalWithin = (statements: number): fc.Arbitrary<number> =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: Math.max(1, statements) }) },
+    { weight: 1, arbitrary: statementOrdinalArbitrary }
+  )
+
 /** One drawn statement fault: which free command (modulo their count), which transaction, which statement. */
 export interface DrawnStatementFault extends Picked {
   readonly transaction: number

@@ -66,6 +66,8 @@ export const CRON_SITUATIONS = [
   "faultLostReply",
   "faultCommitRefused",
   "faultStatementFailed",
+  // N4, N5: a failed statement that struck a tick write (a turn's or a bootstrap's, with entries)
+  "tickWriteStatementFailed",
   // races (I2, B5): by kind, and how the harness realised them
   "raceTwoClaims",
   "raceClaimAndSettle",
@@ -142,6 +144,13 @@ const writtenTickSituations = (before: CronModelState, after: CronModelState, no
 }
 
 type Op<K extends CronOperation["kind"]> = Extract<CronOperation, { kind: K }>
+
+/**
+ * Whether `op` writes ticks in its transaction (N4, N5): a turn that is not rejected or a bootstrap, of
+ * a runner whose schedule has entries in `before`.
+ */
+const writesTicks = (before: CronModelState, op: CronOperation): boolean =>
+  ((op.kind === "turn" && !op.rejected) || op.kind === "bootstrap") && (before.runners[op.runner]!.schedule?.entries.length ?? 0) > 0
 
 /** Five-field specs that differ in one day field only (day-of-month or day-of-week), one of the two a star, as written. */
 const dayFieldsApart = (a: string, b: string): boolean => {
@@ -295,5 +304,6 @@ export const cronSituations = (before: CronModelState, op: CronOperation, outcom
   if (op.kind !== "race") found.push(...writtenTickSituations(before, outcome.state, op.kind === "turn" ? op.atMs + op.turnMs : op.atMs))
   const phase = struckPhase(op, outcome.result)
   if (phase !== undefined) found.push(FAULT_SITUATIONS[phase])
+  if (phase === "statementFails" && writesTicks(before, op)) found.push("tickWriteStatementFailed")
   return [...new Set(found)]
 }

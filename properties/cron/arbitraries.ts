@@ -8,12 +8,15 @@
  * runner claims, settles fenced on the claim) and commit in a generated order that shrinks. Drawn
  * last, so every earlier draw keeps its bytes: turn episodes after the opening (a second turn of one
  * actor, a rejected one), a late claim at the skip window or 1 ms past it, crashes and lost
- * replies at drawn positions, and a delivery that crashes or loses its reply after committing its
- * receipt (the situation coverage table showed each rarely reached before).
+ * replies at drawn positions, a delivery that crashes or loses its reply after committing its
+ * receipt (the situation coverage table showed each rarely reached before), and, last of all, a turn or
+ * bootstrap whose tick write has a statement fail (`statementFaults.ts`: positional failed statements
+ * almost never struck one).
  */
 import * as fc from "fast-check"
 import { statementOrdinalArbitrary } from "../../harness/StatementFaultDraws.ts"
 import { datedProbe } from "./datedProbes.ts"
+import { failedTickWrite } from "./statementFaults.ts"
 import { ALL_MONTHS, DAYS, EVERY, HOURS, MINUTES, MONTHS, SEPARATORS, WEEKDAYS } from "./spellings.ts"
 import type { CronFault, EntryInput } from "../../models/cron/index.ts"
 import { ACTORS, ANCHORS, type Command, type CronScenario, type DeclaredEntrySpec, type DeliveryCrash, type FailedStatement, type LateClaim, type NeighbourDeclaration, type PositionedCrash, RUNNERS, TIMING, type TurnEpisode } from "./scenario.ts"
@@ -262,7 +265,9 @@ export const cronScenario = (shape: ScenarioShape): fc.Arbitrary<CronScenario> =
         lateClaims,
         ...(shape.faults ? { crashes, deliveryCrashes } : {}),
         // Drawn after everything above too.
-        neighbourDeclarations: fc.array(neighbourDeclarationOf(pool.length), { minLength: 1, maxLength: 2 })
+        neighbourDeclarations: fc.array(neighbourDeclarationOf(pool.length), { minLength: 1, maxLength: 2 }),
+        // Drawn last of all (`statementFaults.ts`).
+        ...(shape.faults ? { failedTickWrite: failedTickWrite(pool.length) } : {})
       })
     )
   )

@@ -9,8 +9,9 @@
  *   out mid-delivery, stale ticks, and virtual time across the transition; `next` of every declared
  *   entry compared with the model's brute-force scan at probe instants.
  * - `cron/faults`: the same plus storage faults (a crash inside or right after a phase's transaction,
- *   a lost reply, a refused COMMIT after which the runner goes on), including crashes between the
- *   receipt and the rewrite, and restarts.
+ *   a lost reply, a refused COMMIT after which the runner goes on, a failed statement), including
+ *   crashes between the receipt and the rewrite, a failed statement in a turn's or bootstrap's tick
+ *   write (`statementFaults.ts`, in every scenario), and restarts.
  * Turns run through `runTurn`, or (`ownTurns`) in the application's own transaction calling `writeTicks`.
  * Each step reports the model's named situations it reached (`CRON_SITUATIONS`), for the coverage
  * table; the three about transactions really overlapping are listed only on adapters with independent

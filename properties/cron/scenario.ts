@@ -178,6 +178,13 @@ export interface CronScenario {
    * redelivery replays the receipt). Absent: none.
    */
   readonly deliveryCrashes?: ReadonlyArray<DeliveryCrash>
+  /**
+   * A failed tick write (fault scenarios only, drawn after everything else, `statementFaults.ts`), run
+   * after every other command: a runner declares one pool entry, then its turn (through `runTurn`, not
+   * rejected) or bootstrap has one statement of its transaction fail (N4, N5: the tick insert fails the
+   * call and nothing of it is kept). Absent: none.
+   */
+  readonly failedTickWrite?: ReadonlyArray<Command>
 }
 
 /** One appended delivery crash (`CronScenario.deliveryCrashes`). */
@@ -314,7 +321,8 @@ export const REFUSED_COMMIT: CronFault = { transaction: 1, phase: "commitRefused
  * `refusedCommits` names (see `CronScenario.refusedCommits`), each refused claim followed by the same
  * runner's next poll (a claim), likewise each failed statement and each of the `crashes`, and turns in
  * the application's own transaction when `ownTurns` holds, with the `turnEpisodes` after the opening;
- * then the `redeploysBeforeRewrite`, the `lateClaims`, the `deliveryCrashes`, the `respelledDeclarations` and the `neighbourDeclarations`.
+ * then the `redeploysBeforeRewrite`, the `lateClaims`, the `deliveryCrashes`, the `respelledDeclarations`, the `neighbourDeclarations`
+ * and the `failedTickWrite`.
  *
  * @example runningCommands({ ...scenario, refusedCommits: [0] }) // the first turn, bootstrap, claim or settle has fault REFUSED_COMMIT
  */
@@ -329,7 +337,8 @@ export const runningCommands = (scenario: CronScenario): ReadonlyArray<Command> 
     ...(scenario.lateClaims ?? []).flatMap((late) => lateClaim(late, scenario.skipMs)),
     ...(scenario.deliveryCrashes ?? []).flatMap(deliveryCrash),
     ...(scenario.respelledDeclarations ?? []).map(respelledDeclaration),
-    ...(scenario.neighbourDeclarations ?? []).map(neighbourDeclaration)
+    ...(scenario.neighbourDeclarations ?? []).map(neighbourDeclaration),
+    ...(scenario.failedTickWrite ?? [])
   ]
 }
 

@@ -1,8 +1,9 @@
 /**
  * The cron model's named situations (`models/cron/situations.ts`), decided from hand-built model steps:
- * the skip window's boundary (N7), receipts and retargeting (I2, I4), faults only as they struck,
- * DST edges of written ticks (N2, B4), claims against another runner's lease and the fence (B5), races
- * in commit order, refused declarations (N1); and the harness-realised ones (`properties/cron/realised.ts`).
+ * the skip window's boundary (N7), receipts and retargeting (I2, I4), faults only as they struck (a
+ * failed statement in a tick write too: N4, N5), DST edges of written ticks (N2, B4), claims against
+ * another runner's lease and the fence (B5), races in commit order, refused declarations (N1); and the
+ * harness-realised ones (`properties/cron/realised.ts`).
  */
 import { describe, expect, it } from "vitest"
 import { type CronModelState, type CronOperation, cronSituations, type EntryInput, initCron, step } from "../../models/cron/index.ts"
@@ -83,6 +84,21 @@ describe("cron situations: faults count only as they struck", () => {
     const turn = (fault?: "inside"): CronOperation => ({ kind: "turn", atMs: T0, runner: 0, actorId: "b", turnMs: 0, rejected: false, ...(fault === undefined ? {} : { fault: { transaction: 1, phase: fault } }) })
     const { reached } = walk([declare(0, every), turn(), turn("inside"), turn()])
     expect(reached.slice(1)).toEqual([[], ["faultInsideTransaction"], ["turnKeptExistingTick"]])
+  })
+
+  it("a failed statement struck a tick write only in a turn or bootstrap of a runner with entries, not in a rejected turn", () => {
+    const fault = { transaction: 1, phase: "statementFails", statement: 1 } as const
+    const turn = (rejected: boolean): CronOperation => ({ kind: "turn", atMs: T0, runner: 0, actorId: "b", turnMs: 0, rejected, fault })
+    const struck = ["faultStatementFailed", "tickWriteStatementFailed"]
+    expect([...lastSituations([declare(0, every), turn(false)])].sort()).toEqual(struck)
+    expect([...lastSituations([declare(0, every), { kind: "bootstrap", atMs: T0, runner: 0, fault }])].sort()).toEqual(struck)
+    // Struck before the rejection: the call failed, but the turn would have written no tick.
+    expect(lastSituations([declare(0, every), turn(true)])).toEqual(["faultStatementFailed"])
+    // A runner without entries writes no tick (its bootstrap opens no transaction at all).
+    expect(lastSituations([turn(false)])).toEqual(["faultStatementFailed"])
+    expect(lastSituations([{ kind: "bootstrap", atMs: T0, runner: 0, fault }])).toEqual([])
+    // Told as a refused COMMIT (the transaction ran fewer statements): no statement failed.
+    expect(lastSituations([declare(0, every), { kind: "bootstrap", atMs: T0, runner: 0, fault: { transaction: 1, phase: "commitRefused" } }])).toEqual(["faultCommitRefused"])
   })
 })
 
