@@ -51,8 +51,11 @@
  * with independent connections and row locks) in half of the concurrent property's race timelines,
  * stops a clocks run waiting as an if-waiting call's transaction begins (C6), compares every alarm's
  * stored payload and repeat after each alarms step, and appends an alarms unit at R16's boundary.
+ * 0.16.0 appends a content unit of deploys that register a longer, then a shorter turn budget (T only
+ * grows), appends a cron tick write with a failing statement to every fault scenario (N4, N5), and
+ * compares when each attempt of a retried pool checkout began with the P7 ladder.
  */
-export const SUITE_VERSION = "0.15.0"
+export const SUITE_VERSION = "0.16.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
