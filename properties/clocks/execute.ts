@@ -82,7 +82,11 @@ const asRaced = (command: FaultedCommand, report: RaceReport | null): FaultedCom
  * never reached (it began no transaction) happened after the call (`session.ts`'s `stopWaitingAtBegin`).
  */
 const asWaitingStopped = (command: FaultedCommand, stop: "atBegin" | "after" | null): FaultedCommand =>
-  command.op === "deferredDoneIfWaiting" && command.stopsWaiting === "atBegin" && stop === "after" ? { ...command, stopsWaiting: "after" } : command
+  stoppedAfterInstead(command, stop) && command.op === "deferredDoneIfWaiting" ? { ...command, stopsWaiting: "after" } : command
+
+/** Whether a stop generated at the transaction's begin happened after the call instead (it began none). */
+const stoppedAfterInstead = (command: FaultedCommand, stop: "atBegin" | "after" | null): boolean =>
+  command.op === "deferredDoneIfWaiting" && command.stopsWaiting === "atBegin" && stop === "after"
 
 /** The race of a step in plain words, for the counterexample. */
 const raceWords = (outcome: StepOutcome, report: RaceReport): string => {
@@ -163,7 +167,7 @@ const commandStep = (
     // An implementation that never reached the race's points ran its fires unordered: compare with the model
     // without the race; one whose held fire paused only before its transaction ran it at once (lag 0).
     // `asRaced` says which; the prediction already made (`raced`) is the generated race's.
-    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || asRun(command) !== command
+    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || stoppedAfterInstead(command, waitingStop)
     // An alternative is told the storage fault as the harness injected it: none when the canonical prediction
     // voided it. (An alternative that voids a fault the harness did inject predicts the body's own failure
     // first, one of the two outcomes that are then right.)
