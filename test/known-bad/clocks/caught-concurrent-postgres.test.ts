@@ -6,11 +6,9 @@
  * Caught at the gate's budget and seeds, under only the requirements each bug breaks, with a short
  * counterexample whose last step is the scheduling race, and re-executing it reproduces the divergence.
  */
-import { Effect } from "effect"
-import { describe, expect, it } from "vitest"
-import { catchKnownBad, misattributed, sameDivergence } from "../../../harness/knownBad.ts"
-import { executeScenario } from "../../../harness/Runner.ts"
+import { describe, it } from "vitest"
 import { clocksSuite } from "../../../properties/clocks/index.ts"
+import { expectCaughtByRace } from "../../support/expectCaughtByRace.ts"
 import { usePostgresAdapter } from "../../support/nodeAdapters.ts"
 import { scheduleCheckThenUpsert } from "./schedule-check-then-upsert.ts"
 
@@ -25,17 +23,7 @@ const postgres = usePostgresAdapter()
 describe("known-bad clocks that only overlapping schedules show, on postgres", () => {
   it("each is caught, attributed to a requirement it breaks, with a short counterexample that replays", async () => {
     for (const bad of overlapOnlyKnownBadClocks) {
-      const suite = clocksSuite(bad.implementation)
-      const result = await Effect.runPromise(catchKnownBad({ suite, adapter: postgres(), propertyOrder: ["clocks/concurrent"], stopAfterFailures: 1 }))
-      expect(result.caught, bad.name).toBe(true)
-      expect(misattributed(bad, result.counterexamples), bad.name).toEqual([])
-      for (const counterexample of result.counterexamples) {
-        expect(counterexample.trace.steps.length, JSON.stringify(counterexample.scenario)).toBeLessThanOrEqual(MAX_STEPS)
-        expect(counterexample.trace.steps.some((step) => step.operation === "scheduleRace"), bad.name).toBe(true)
-        const property = suite.properties.find((entry) => entry.id === counterexample.propertyId)!
-        const again = await Effect.runPromise(executeScenario(property, postgres(), counterexample.scenario))
-        expect(sameDivergence(counterexample.divergence, again.divergence), bad.name).toBe(true)
-      }
+      await expectCaughtByRace({ bad, suite: clocksSuite(bad.implementation), adapter: postgres(), propertyOrder: ["clocks/concurrent"], maxSteps: MAX_STEPS, raceOperation: "scheduleRace" })
     }
   }, TIMEOUT_MS)
 })

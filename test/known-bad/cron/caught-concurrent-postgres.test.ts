@@ -17,11 +17,12 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../../../harness/Budget.ts"
 import { propertySeed } from "../../../harness/Conformance.ts"
-import { catchKnownBad, misattributed, sameDivergence } from "../../../harness/knownBad.ts"
+import { catchKnownBad, misattributed } from "../../../harness/knownBad.ts"
 import { executeScenario } from "../../../harness/Runner.ts"
 import { cronSuite } from "../../../properties/cron/index.ts"
 import { concurrentKnownBadCrons } from "./concurrent.ts"
 import { CRON_PROPERTY_ORDER } from "./expectations.ts"
+import { expectCaughtByRace } from "../../support/expectCaughtByRace.ts"
 import { usePostgresAdapter } from "../../support/nodeAdapters.ts"
 import { hooklessOf } from "../../support/withoutHookPoints.ts"
 import { shippedCron } from "../../../subjects/cron/index.ts"
@@ -35,17 +36,7 @@ const postgres = usePostgresAdapter()
 describe("known-bad cron caught only by concurrent claims, on postgres", () => {
   it("each is caught, attributed to a requirement it breaks, with a short counterexample that replays", async () => {
     for (const bad of concurrentKnownBadCrons) {
-      const suite = cronSuite(bad.implementation)
-      const result = await Effect.runPromise(catchKnownBad({ suite, adapter: postgres(), propertyOrder: CRON_PROPERTY_ORDER, stopAfterFailures: 1 }))
-      expect(result.caught, bad.name).toBe(true)
-      expect(misattributed(bad, result.counterexamples), bad.name).toEqual([])
-      for (const counterexample of result.counterexamples) {
-        expect(counterexample.trace.steps.length, JSON.stringify(counterexample.scenario)).toBeLessThanOrEqual(MAX_CONCURRENT_STEPS)
-        expect(counterexample.trace.steps.some((step) => step.operation === "race"), bad.name).toBe(true)
-        const property = suite.properties.find((entry) => entry.id === counterexample.propertyId)!
-        const again = await Effect.runPromise(executeScenario(property, postgres(), counterexample.scenario))
-        expect(sameDivergence(counterexample.divergence, again.divergence), bad.name).toBe(true)
-      }
+      await expectCaughtByRace({ bad, suite: cronSuite(bad.implementation), adapter: postgres(), propertyOrder: CRON_PROPERTY_ORDER, maxSteps: MAX_CONCURRENT_STEPS, raceOperation: "race" })
     }
   }, TIMEOUT_MS)
 
