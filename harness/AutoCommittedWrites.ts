@@ -9,7 +9,8 @@
  * statement passes before it takes a connection. Only statements of the boundary's own client, run
  * under the boundary that installed the transformer, count (`owns`): an operation another boundary
  * runs from inside this one (a racer at a hook point) carries its own, and a racer on another
- * connection is another client. Reads outside a transaction are not counted: they commit nothing.
+ * connection is another client. Reads outside a transaction commit nothing and are not counted as
+ * transactions; the boundary may still see each before it runs (`read`), to fail one (`readFails`).
  */
 import { Context, Effect, type Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -36,6 +37,11 @@ export interface AutoCommittedWriteOptions {
   readonly owns: (fiber: Fiber.Fiber<unknown, unknown>, client: Statement.Constructor) => boolean
   /** The boundary's handling of one auto-committed write. */
   readonly write: AutoCommittedWrite
+  /**
+   * The boundary's handling of one read outside any transaction, before it runs: it succeeds (the read
+   * runs as usual) or fails (the read never ran). Absent: reads pass unseen.
+   */
+  readonly read?: Effect.Effect<void, SqlError>
 }
 
 /**
@@ -57,7 +63,9 @@ export const autoCommittedWriteTransformer = (
   // boundary let it through, never one the boundary crashed or ran itself.
   const next = () => (outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span))
   if (!options.owns(fiber, sql) || Context.getOrUndefined(fiber.context, options.transactionService) !== undefined) return next()
-  if (!isWriteStatement(statement.compile()[0])) return next()
+  if (!isWriteStatement(statement.compile()[0])) {
+    return options.read === undefined ? next() : Effect.andThen(options.read, Effect.suspend(next)) as unknown as Effect.Effect<Statement.Statement<unknown>>
+  }
   // Run by the boundary itself: through the transformers outside this one only, so it is not seen twice.
   const execute = Effect.asVoid(Effect.provideService(statement, Statement.CurrentTransformer, outer))
   return Effect.andThen(options.write(execute), Effect.suspend(next)) as unknown as Effect.Effect<Statement.Statement<unknown>>

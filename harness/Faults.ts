@@ -25,14 +25,19 @@ import * as fc from "fast-check"
  *   COMMIT instead, so a model needs no statement count: either way nothing of it commits and the
  *   caller sees an `SqlError`, unless the body fails on its own first, whose error then stands.
  *   No crash, no rebuild.
+ * - `readFails`: the `statement`-th read the operation runs outside any transaction (a statement that
+ *   writes nothing, so it commits nothing) fails before it runs, as a dropped connection or a statement
+ *   timeout would: nothing changes, and the caller sees an `SqlError` unless the implementation handles
+ *   it as its rules say. `transaction` is not used (reads run in none); an operation that runs fewer
+ *   reads is not struck. No crash, no rebuild.
  */
-export type StorageFaultPhase = "inside" | "afterCommit" | "lostReply" | "setAlarmFails" | "commitRefused" | "statementFails"
+export type StorageFaultPhase = "inside" | "afterCommit" | "lostReply" | "setAlarmFails" | "commitRefused" | "statementFails" | "readFails"
 
 /**
  * Every storage fault phase (the vocabulary). A subject draws only the phases its model gives a
  * meaning (`StorageFaultSpace.phases`, no default), so adding a phase changes no subject's draws.
  */
-export const STORAGE_FAULT_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit", "lostReply", "setAlarmFails", "commitRefused", "statementFails"]
+export const STORAGE_FAULT_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit", "lostReply", "setAlarmFails", "commitRefused", "statementFails", "readFails"]
 
 /** The phases that end the process (the harness interrupts the operation and rebuilds the service). */
 export const CRASH_PHASES: ReadonlyArray<StorageFaultPhase> = ["inside", "afterCommit"]
@@ -47,14 +52,18 @@ export const FAULT_SITUATIONS = {
   lostReply: "faultLostReply",
   setAlarmFails: "faultSetAlarmFailed",
   commitRefused: "faultCommitRefused",
-  statementFails: "faultStatementFailed"
+  statementFails: "faultStatementFailed",
+  readFails: "faultReadFailed"
 } as const satisfies Record<StorageFaultPhase, string>
 
 /** A fault in the `transaction`-th (1-based) outermost storage transaction of one operation. */
 export interface StorageFault {
   readonly transaction: number
   readonly phase: StorageFaultPhase
-  /** For `statementFails`: the 1-based outermost-level statement of the transaction that fails. */
+  /**
+   * For `statementFails`: the 1-based outermost-level statement of the transaction that fails; for
+   * `readFails`: the 1-based read outside any transaction that fails.
+   */
   readonly statement?: number
 }
 
@@ -120,6 +129,8 @@ export const describeStorageFault = (fault: StorageFault, label: string | undefi
       return `the database refuses to commit ${where} (serialization failure): it rolls back, the process goes on`
     case "statementFails":
       return `statement ${fault.statement ?? 1} of ${where} fails (deadlock victim) and aborts it, or its COMMIT is refused if it runs fewer: it rolls back, the process goes on`
+    case "readFails":
+      return `read ${fault.statement ?? 1} outside any transaction${reached ? label === undefined ? "" : ` (${label})` : " (not reached)"} fails before it runs (connection lost): nothing changes, the process goes on`
   }
 }
 

@@ -18,7 +18,7 @@
  */
 import { Context, Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import { DeadlockError, SqlError, UnknownError } from "effect/sql/SqlError"
+import { ConnectionError, DeadlockError, SqlError, UnknownError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
 
 /** The transaction a statement fault is armed for, while it runs. */
@@ -39,6 +39,16 @@ export const deadlockVictimError = (): SqlError =>
     reason: new DeadlockError({
       cause: new Error("deadlock detected (SQLSTATE 40P01)"),
       message: "the database chose this statement as a deadlock victim; its transaction is aborted",
+      operation: "execute"
+    })
+  })
+
+/** What a read outside any transaction fails with under `readFails`: its connection was lost before it ran. */
+export const readFailedError = (): SqlError =>
+  new SqlError({
+    reason: new ConnectionError({
+      cause: new Error("connection lost before the read ran (injected at the storage boundary)"),
+      message: "the connection was lost before this read ran; nothing was read",
       operation: "execute"
     })
   })

@@ -33,7 +33,7 @@ import type { PlatformAlarm } from "../adapters/contract.ts"
 import type { StorageFault } from "./Faults.ts"
 import { type AutoCommittedWrite, autoCommittedWriteTransformer } from "./AutoCommittedWrites.ts"
 import { keepRolledBackValue, type RolledBack, rollBackWith } from "./RolledBackTransaction.ts"
-import { deadlockVictimError, type StatementFaultWatch, statementFaultTransformer, withStatementFaults } from "./StatementFault.ts"
+import { deadlockVictimError, readFailedError, type StatementFaultWatch, statementFaultTransformer, withStatementFaults } from "./StatementFault.ts"
 
 /** A crash the boundary performed in the current operation. */
 export interface StorageCrash {
@@ -79,6 +79,8 @@ export interface StorageBoundary {
   readonly transactionsCommitted: () => number
   /** How the armed `statementFails` fault ended, once its transaction ended (null before, or for other faults). */
   readonly statementFaultOutcome: () => StatementFaultOutcome | null
+  /** Reads run outside any transaction since the last `arm` (counted for `readFails`), and whether one was failed. */
+  readonly readsOutside: () => { readonly started: number; readonly failed: boolean }
   /**
    * Sets the scheduling points the boundary places itself around every outermost transaction (none:
    * `undefined`). A race can pause an implementation there with no hook point of the implementation's,
@@ -154,6 +156,9 @@ interface OperationState {
   statementFaultOutcome: StatementFaultOutcome | null
   /** The boundary's scheduling points (`setTransactionPoints`). */
   points: TransactionPoints | undefined
+  /** Reads outside any transaction, and whether the armed `readFails` fault failed one. */
+  reads: number
+  readFailed: boolean
 }
 
 /** Options of `makeStorageBoundary`. */
@@ -187,7 +192,9 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
     signal: null,
     watch: null,
     statementFaultOutcome: null,
-    points: undefined
+    points: undefined,
+    reads: 0,
+    readFailed: false
   }
 
   /** Stops the calling fiber for good and tells `run` to interrupt the operation. */
@@ -295,6 +302,15 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
       })
     )
 
+  /** Counts a read outside any transaction and fails the one an armed `readFails` fault names, before it runs. */
+  const readOutside: Effect.Effect<void, SqlError> = Effect.suspend(() => {
+    if (state.fault?.phase !== "readFails") return Effect.void
+    state.reads++
+    if (state.reads !== Math.max(1, state.fault.statement ?? 1)) return Effect.void
+    state.readFailed = true
+    return Effect.fail(readFailedError())
+  })
+
   const withTransaction = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.flatMap(Effect.serviceOption(inner.transactionService), (open) =>
       // A nested call is a savepoint of the open transaction: not a transaction of its own.
@@ -319,7 +335,8 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
         autoCommittedWriteTransformer({
           transactionService: inner.transactionService,
           owns: (fiber, client) => client === inner && fiber.getRef(ActiveBoundaries).get(inner) === token,
-          write: autoCommitted
+          write: autoCommitted,
+          read: readOutside
         }, outer)
     )
 
@@ -357,12 +374,15 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
       state.crashFiber = null
       state.watch = null
       state.statementFaultOutcome = null
+      state.reads = 0
+      state.readFailed = false
     },
     run,
     crashed: () => state.crash,
     transactionsStarted: () => state.started,
     transactionsCommitted: () => state.committed,
     statementFaultOutcome: () => state.statementFaultOutcome,
+    readsOutside: () => ({ started: state.reads, failed: state.readFailed }),
     setTransactionPoints: (points) => {
       state.points = points
     }

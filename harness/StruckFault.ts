@@ -1,7 +1,7 @@
 /**
  * The fault an operation really met, from what the storage boundary saw, for a model that is told
  * which fault struck (it cannot know how many transactions or statements an implementation runs):
- * none when the operation ran fewer transactions; for a failed statement, a refused commit when the
+ * none when the operation ran fewer transactions (for a failed read: fewer reads outside a transaction); for a failed statement, a refused commit when the
  * transaction ran fewer statements, and none when its body failed on its own first (the fault never
  * struck, and the body's own error stands).
  */
@@ -24,6 +24,10 @@ export interface FaultAsStruck {
  * //   words: "statement 9 of storage transaction 1 (grant) fails ...: it ran fewer statements, so its COMMIT was refused" }
  */
 export const faultAsStruck = (fault: StorageFault, boundary: StorageBoundary, label: string): FaultAsStruck => {
+  if (fault.phase === "readFails") {
+    const failed = boundary.readsOutside().failed
+    return { struck: failed ? fault : undefined, words: describeStorageFault(fault, label, failed) }
+  }
   const reached = boundary.transactionsStarted() >= fault.transaction
   const words = describeStorageFault(fault, label, reached)
   if (!reached) return { struck: undefined, words }

@@ -53,7 +53,8 @@
  * stored payload and repeat after each alarms step, and appends an alarms unit at R16's boundary.
  * 0.16.0 appends a content unit of deploys that register a longer, then a shorter turn budget (T only
  * grows), appends a cron tick write with a failing statement to every fault scenario (N4, N5), and
- * compares when each attempt of a retried pool checkout began with the P7 ladder.
+ * compares when each attempt of a retried pool checkout began with the P7 ladder, and fails reads at
+ * the storage boundary (`readFails`), which content's fault scenarios now end with.
  */
 export const SUITE_VERSION = "0.16.0"
 

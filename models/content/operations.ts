@@ -25,11 +25,12 @@ export type GrantFacts =
  * (`commitRefused`: the database refused the COMMIT, so the transaction rolled back and the caller
  * saw the storage error; no crash; `statementFails`: one of its statements failed and aborted it, or
  * it ran fewer and its COMMIT was refused: the same outcome. A failed statement the transaction's body
- * beat with its own failure did not strike, so the harness does not pass it on).
+ * beat with its own failure did not strike, so the harness does not pass it on; `readFails`: a read
+ * outside any transaction failed before it ran, so nothing was read).
  */
 export interface ReachedFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused" | "statementFails"
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused" | "statementFails" | "readFails"
 }
 
 /** Where an attachment lives. */
@@ -57,7 +58,8 @@ export type ContentOperation =
   | { readonly kind: "grant"; readonly tenant: string; readonly hash: string; readonly size: number; readonly atMs: number; readonly fault?: ReachedFault }
   | (AttachmentPlace & { readonly kind: "attach"; readonly hash: string; readonly size: number; readonly grant: GrantFacts; readonly atMs: number; readonly fault?: ReachedFault; readonly refusalChoice?: 1 })
   | (AttachmentPlace & { readonly kind: "detach"; readonly fault?: ReachedFault })
-  | { readonly kind: "read"; readonly tenant: string; readonly hash: string; readonly size: number }
+  /** `fault`: the storage failed one of its reads (`readFails`), as the boundary saw it strike. */
+  | { readonly kind: "read"; readonly tenant: string; readonly hash: string; readonly size: number; readonly fault?: ReachedFault }
   | { readonly kind: "stream"; readonly tenant: string; readonly hash: string; readonly size: number; readonly interrupt: boolean }
   /**
    * `refusalChoice` (attach, verify): the second of the two reasons K5 allows a refusal to give, where it

@@ -17,9 +17,9 @@ export const success = (value: unknown): ModelResult => ({ _tag: "Success", valu
 /** A failure naming the error (its tag, or `InvalidContentRef:<reason>`). */
 export const failure = (error: string): ModelResult => ({ _tag: "Failure", error })
 
-/** The result of a call whose `fault` struck: a crash, or a storage error for a lost reply, a refused commit or a failed statement. */
+/** The result of a call whose `fault` struck: a crash, or a storage error for a lost reply, a refused commit, a failed statement or read. */
 export const faultResult = (fault: ReachedFault): ModelResult =>
-  fault.phase === "lostReply" || fault.phase === "commitRefused" || fault.phase === "statementFails"
+  fault.phase === "lostReply" || fault.phase === "commitRefused" || fault.phase === "statementFails" || fault.phase === "readFails"
     ? failure("SqlError")
     : { _tag: "Crashed", transaction: fault.transaction, phase: fault.phase }
 

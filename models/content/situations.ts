@@ -68,7 +68,8 @@ export const CONTENT_SITUATIONS = [
   "faultAfterCommit",
   "faultLostReply",
   "faultCommitRefused",
-  "faultStatementFailed"
+  "faultStatementFailed",
+  "faultReadFailed"
 ] as const
 
 /** One content situation. */

@@ -53,6 +53,11 @@ const grantAndAttach = (state: ContentModelState, op: Extract<RacingOperation, {
 }
 
 const readStep = (state: ContentModelState, op: Extract<ContentOperation, { kind: "read" | "stream" }>): ContentStepOutcome => {
+  if (op.kind === "read" && op.fault !== undefined) {
+    // The store's error handling: a read whose storage failed fails with that error; answering None would
+    // tell the caller the content is gone (swept) when it may be whole.
+    return { state, result: failure("SqlError"), rules: ["K7"], why: "a read whose storage failed fails with the storage error, never answers as if the content were missing", situations: ["K7"] }
+  }
   const bytes = readResult(state, op.tenant, op.hash, op.size)
   if (op.kind === "read") {
     return { state, result: success(bytes), rules: ["K7"], why: "read returns the bytes only when every chunk is there and they sum to the size", situations: ["K7"] }

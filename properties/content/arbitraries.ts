@@ -14,7 +14,7 @@ import { ACTORS, BLOBS, NAMES, PARAMETER_VARIANTS, PAYLOADS, otherTenant, TENANT
 import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { RACE_INTERLEAVING } from "./race.ts"
 import { contentStatementFaults } from "./statementFaults.ts"
-import { FAULT_UNITS, MODEL_SECOND_UNITS, MODEL_THIRD_UNITS, MODEL_UNITS, RACE_SECOND_UNITS, RACE_UNITS, targetedCommands } from "./targeted.ts"
+import { FAULT_THIRD_UNITS, FAULT_UNITS, MODEL_SECOND_UNITS, MODEL_THIRD_UNITS, MODEL_UNITS, RACE_SECOND_UNITS, RACE_UNITS, targetedCommands } from "./targeted.ts"
 import { type Command, type ContentParameters, type ContentScenario, type Misuse, type PlaceSpec, type RaceMode, type RacingCommand, TAMPERS } from "./scenario.ts"
 
 /** What a generator may include. */
@@ -239,7 +239,7 @@ export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabi
     return fc.tuple(commands, tamperedUses, wrongSizeStreams, targetedCommands(MODEL_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(MODEL_THIRD_UNITS))
       .map(([drawn, tampered, streams, targeted, second, third]) => ({ commands: [...drawn, ...tampered, ...streams, ...targeted, ...second, ...third] }))
   }
-  return fc.tuple(commands, contentStatementFaults, tamperedUses, wrongSizeStreams, targetedCommands(FAULT_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(MODEL_THIRD_UNITS)).map(([drawn, statementFaults, tampered, streams, targeted, second, third]) => ({
+  return fc.tuple(commands, contentStatementFaults, tamperedUses, wrongSizeStreams, targetedCommands(FAULT_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(FAULT_THIRD_UNITS)).map(([drawn, statementFaults, tampered, streams, targeted, second, third]) => ({
     commands: [...withStatementFaults(drawn, statementFaults, takesFaults), ...tampered, ...streams, ...targeted, ...second, ...third]
   }))
 }

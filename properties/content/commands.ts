@@ -150,6 +150,6 @@ export const resolveCommand = (command: Command, context: ResolveContext): Resol
 
 /** The operation with the fault it reached, as the model takes it. */
 export const withReachedFault = (operation: ContentOperation, reached: { readonly transaction: number; readonly phase: string } | undefined): ContentOperation =>
-  reached === undefined || operation.kind === "read" || operation.kind === "stream" || operation.kind === "verify"
+  reached === undefined || operation.kind === "stream" || operation.kind === "verify"
     ? operation
     : { ...operation, fault: reached as ReachedFault }

@@ -53,7 +53,8 @@ export type Command =
   | { readonly op: "forge"; readonly tenant: number; readonly payload: number }
   | (PlaceSpec & { readonly op: "attach"; readonly wallet: number; readonly misuse: Misuse; readonly tamper?: Tamper; readonly fault?: StorageFault })
   | (PlaceSpec & { readonly op: "detach"; readonly fault?: StorageFault })
-  | { readonly op: "read"; readonly tenant: number; readonly payload: number; readonly sizeDelta: number }
+  /** `fault`: a `readFails` fault (targeted units only: a read's storage fails, K7). */
+  | { readonly op: "read"; readonly tenant: number; readonly payload: number; readonly sizeDelta: number; readonly fault?: StorageFault }
   /** `sizeDelta` (absent: 0) asks for a size the content does not have (`wrongSizeStreams`). */
   | { readonly op: "stream"; readonly tenant: number; readonly payload: number; readonly interrupt: boolean; readonly sizeDelta?: number }
   | { readonly op: "verify"; readonly wallet: number; readonly misuse: Misuse; readonly tamper?: Tamper }

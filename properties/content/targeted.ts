@@ -13,7 +13,8 @@
  * `detachExisting`), and in race scenarios an upload or a grant racing a sweep between its reference
  * scan and its delete ((iii): `sweepRaceUpload`). A third unit, drawn last, registers a longer and
  * then a shorter turn budget before a sweep near a deletion horizon ("Parameters": T only grows:
- * `sweepSparesWithinLongestRecordedTurn`). Each unit uploads its own content first, so it
+ * `sweepSparesWithinLongestRecordedTurn`), and in fault scenarios as often a read whose storage fails
+ * (K7: `faultReadFailed`). Each unit uploads its own content first, so it
  * reaches its situation whatever the commands before it left.
  *
  * @example fc.sample(targetedCommands(MODEL_UNITS), 1) // [[{ op: "upload", ... }, { op: "read", ..., sizeDelta: 1 }, { op: "stream", ... }]]
@@ -23,7 +24,7 @@ import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, otherTenant, TENANTS
 import type { Command, PlaceSpec } from "./scenario.ts"
 
 /** The kinds of targeted unit a content scenario may end with. */
-export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace" | "deployedTurns"
+export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace" | "deployedTurns" | "failedRead"
 
 /** Relative weights of the kinds of unit a property's scenarios may end with, and the chance in 4 that one does. */
 export interface TargetedShape {
@@ -53,6 +54,9 @@ export const MODEL_SECOND_UNITS: TargetedShape = { weights: { grantOtherSize: 1,
  * deletion horizon, in half the scenarios.
  */
 export const MODEL_THIRD_UNITS: TargetedShape = { weights: { deployedTurns: 1 }, in4: 2 }
+
+/** The third unit of the fault property: as the model property's, or twice as often a read whose storage fails, in three scenarios in four. */
+export const FAULT_THIRD_UNITS: TargetedShape = { weights: { deployedTurns: 1, failedRead: 2 }, in4: 3 }
 
 /** The second unit of the race property, drawn after the first (`RACE_UNITS`): an upload or a grant racing a sweep in half the scenarios. */
 export const RACE_SECOND_UNITS: TargetedShape = { weights: { uploadRace: 1 }, in4: 2 }
@@ -182,7 +186,21 @@ const deployedTurns: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({
   { op: "sweep", force }
 ])
 
-const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace, deployedTurns }
+/**
+ * An upload, then a read of it whose first (two times in three) or second read outside any transaction fails before it runs
+ * (`readFails`: a lost connection), then the same read again. K7 and the store's error handling: the
+ * failed read fails with the storage error (it never answers None, which would say the content is
+ * gone), and the next read returns the bytes (nothing changed). A store that reads once is not struck
+ * by the second.
+ */
+const failedRead: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, statement: fc.constantFrom(1, 1, 2) })
+  .map(({ tenant: t, payload, statement }): ReadonlyArray<Command> => [
+    uploaded(t, payload),
+    { op: "read", tenant: t, payload, sizeDelta: 0, fault: { transaction: 1, phase: "readFails", statement } },
+    { op: "read", tenant: t, payload, sizeDelta: 0 }
+  ])
+
+const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace, deployedTurns, failedRead }
 
 /**
  * The commands a scenario ends with: a unit of `shape.weights` in `shape.in4` scenarios out of 4, none

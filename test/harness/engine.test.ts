@@ -130,7 +130,10 @@ describe("storage faults", () => {
   it("describe every phase of the vocabulary in its own words; a refused commit is a clean abort, not a crash", () => {
     const words = STORAGE_FAULT_PHASES.map((phase) => describeStorageFault({ transaction: 2, phase }, "acknowledge", true))
     expect(new Set(words).size).toBe(STORAGE_FAULT_PHASES.length)
-    for (const text of words) expect(text).toContain("storage transaction 2 (acknowledge)")
+    for (const [index, text] of words.entries()) {
+      // A failed read strikes a read outside any transaction, not a numbered transaction.
+      expect(text).toContain(STORAGE_FAULT_PHASES[index] === "readFails" ? "read 1 outside any transaction (acknowledge)" : "storage transaction 2 (acknowledge)")
+    }
     expect(describeStorageFault({ transaction: 2, phase: "commitRefused" }, "acknowledge", true)).toMatch(/refuses to commit.*rolls back/)
     expect(isCrash({ transaction: 1, phase: "commitRefused" })).toBe(false)
   })

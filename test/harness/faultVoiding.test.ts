@@ -10,8 +10,8 @@ import type { StatementFaultOutcome, StorageBoundary } from "../../harness/Stora
 import { faultAsStruck, struckFault } from "../../harness/StruckFault.ts"
 
 /** A boundary that only answers what `faultAsStruck` reads. */
-const sawBoundary = (transactionsStarted: number, outcome: StatementFaultOutcome | null): StorageBoundary =>
-  ({ transactionsStarted: () => transactionsStarted, statementFaultOutcome: () => outcome }) as unknown as StorageBoundary
+const sawBoundary = (transactionsStarted: number, outcome: StatementFaultOutcome | null, readFailed = false): StorageBoundary =>
+  ({ transactionsStarted: () => transactionsStarted, statementFaultOutcome: () => outcome, readsOutside: () => ({ started: readFailed ? 1 : 0, failed: readFailed }) }) as unknown as StorageBoundary
 
 describe("fault voiding", () => {
   it("voids a failed statement only where the body fails on its own", () => {
@@ -42,12 +42,18 @@ describe("fault voiding", () => {
 describe("a fault as it struck", () => {
   const failed: StorageFault = { transaction: 2, phase: "statementFails", statement: 9 }
 
-  it("is none when the operation ran fewer transactions, whatever the phase", () => {
-    for (const phase of STORAGE_FAULT_PHASES) {
+  it("is none when the operation ran fewer transactions, whatever the phase (of those that strike a transaction)", () => {
+    for (const phase of STORAGE_FAULT_PHASES.filter((each) => each !== "readFails")) {
       const met = faultAsStruck({ transaction: 2, phase, statement: 1 }, sawBoundary(1, null), "grant")
       expect(met.struck).toBeUndefined()
       expect(met.words).toMatch(/storage transaction 2 \(not reached\)/)
     }
+  })
+
+  it("a failed read struck only when the boundary failed a read, however many transactions ran", () => {
+    const read: StorageFault = { transaction: 1, phase: "readFails", statement: 2 }
+    expect(faultAsStruck(read, sawBoundary(3, null, false), "read")).toEqual({ struck: undefined, words: expect.stringMatching(/read 2 outside any transaction \(not reached\)/) })
+    expect(faultAsStruck(read, sawBoundary(0, null, true), "read").struck).toEqual(read)
   })
 
   it("is the drawn fault for every other phase once reached", () => {

@@ -259,6 +259,30 @@ describe.each(NODE_ADAPTER_NAMES)("storage boundary on %s", (name) => {
       .toEqual({ shortOutcome: "commitRefusedInstead", ownOutcome: "bodyFailedFirst", rows: [] })
   })
 
+  it("a failed read fails the n-th read outside any transaction before it runs; reads inside one and writes are not counted", async () => {
+    const result = await withHarness(adapters[name]!, (h) =>
+      Effect.gen(function*() {
+        const read = h.boundary.sql<{ readonly v: unknown }>`SELECT v FROM t ORDER BY v`
+        const outcome = yield* h.run({ transaction: 1, phase: "readFails", statement: 2 }, Effect.gen(function*() {
+          yield* h.insert(1) // a write outside a transaction: not a read
+          const first = yield* Effect.exit(read)
+          const inside = yield* Effect.exit(h.boundary.sql.withTransaction(read)) // a read inside one: not counted
+          const second = yield* Effect.exit(read)
+          const third = yield* Effect.exit(read)
+          return { first, inside, second, third }
+        }))
+        const afterFailing = h.boundary.readsOutside()
+        yield* h.run({ transaction: 1, phase: "readFails", statement: 2 }, Effect.exit(read))
+        return { outcome, afterFailing, unreached: h.boundary.readsOutside(), rows: yield* h.rows }
+      }))
+    const exits = result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) ? result.outcome.exit.value : null
+    expect(exits !== null && Exit.isSuccess(exits.first) && Exit.isSuccess(exits.inside) && Exit.isSuccess(exits.third)).toBe(true)
+    const failure = exits !== null && Exit.isFailure(exits.second) ? Cause.squash(exits.second.cause) : null
+    expect(isSqlError(failure) && failure.reason._tag).toBe("ConnectionError")
+    expect({ afterFailing: result.afterFailing, unreached: result.unreached, rows: result.rows })
+      .toEqual({ afterFailing: { started: 3, failed: true }, unreached: { started: 1, failed: false }, rows: [1] })
+  })
+
   it("interrupts a detached fiber that reached the crash point, so the database is free for the rebuilt service", async () => {
     const result = await withHarness(adapters[name]!, (h) =>
       Effect.gen(function*() {

@@ -108,6 +108,14 @@ describe("content model", () => {
     expect(earliestDeletionMs(DEFAULT_MODEL_CONFIG, { tenant: "t1", hash: HASH_A, size: 3, grantedUntilMs: L })).toBe(at + 1)
   })
 
+  it("a read whose storage failed fails with the storage error and changes nothing; the next read returns the bytes (K7)", () => {
+    const { state } = run([upload("t1", HASH_A, 3, 0)])
+    const failed = contentModel.step(state, { kind: "read", tenant: "t1", hash: HASH_A, size: 3, fault: { transaction: 1, phase: "readFails" } })
+    expect(failed.result).toEqual({ _tag: "Failure", error: "SqlError" })
+    expect(failed.state).toBe(state)
+    expect(contentModel.step(failed.state, { kind: "read", tenant: "t1", hash: HASH_A, size: 3 }).result).toEqual({ _tag: "Success", value: { hash: HASH_A, size: 3 } })
+  })
+
   it("T is the longest turn ever registered: a shorter one registered later does not lower the horizon", () => {
     const longMs = 2 * 3_600_000
     const uploaded = run([upload("t1", HASH_A, 3, 0)]).state

@@ -1,7 +1,7 @@
 /**
  * The failed tick write appended to every cron fault scenario (`properties/cron/statementFaults.ts`,
  * `CronScenario.failedTickWrite`): a runner declares one pool entry, then its turn (through `runTurn`)
- * or bootstrap has one statement of its transaction fail (N4, N5). Until 2026-12-07 only the positional
+ * or bootstrap has one statement of its transaction fail (N4, N5). Until 2026-12-06 only the positional
  * `failedStatements` could strike a tick write, and at the gate's budget none did, so a blind bug
  * (`cron-2/write-ticks-ignores-insert-failure`: the tick insert piped to `Effect.ignore`) was missed:
  * - the draw: every fault scenario ends with it, drawn last, its ordinal over that transaction's
@@ -11,15 +11,11 @@
  *   afterwards) is caught under CRN-004 (a turn) and CRN-005 (a bootstrap), also by `cron/faults` at
  *   the gate's budget.
  */
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { join, resolve } from "node:path"
-import { pathToFileURL } from "node:url"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
 import { bugs as cronBlindBugs } from "../../blind-bugs/cron-2.ts"
-import { applyBug } from "../../blind-bugs/study.ts"
 import { catchKnownBad } from "../../harness/knownBad.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario } from "../../harness/Runner.ts"
@@ -29,10 +25,10 @@ import { CRON_SHAPES, cronSuite } from "../../properties/cron/index.ts"
 import { type Command, type CronScenario, runningCommands } from "../../properties/cron/scenario.ts"
 import { failedTickWrite, TICK_WRITE_STATEMENTS } from "../../properties/cron/statementFaults.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
+import { useBlindCopy } from "../support/blindCopy.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
 
 const adapters = useNodeAdapters()
-const root = resolve(import.meta.dirname, "../..")
 const faultsOf = (implementation?: CronImplementation) => cronSuite(implementation).properties.find((property) => property.id === "cron/faults")!
 
 /** A scenario whose only fault is the failed tick write `write` (a turn or a bootstrap) with its statement `statement` failing. */
@@ -96,28 +92,15 @@ describe("a failed statement in a tick write", () => {
 })
 
 describe("the blind bug write-ticks-ignores-insert-failure, applied to a copy of examples/third-party-cron", () => {
-  const bug = cronBlindBugs.bugs.find((entry) => entry.id === "write-ticks-ignores-insert-failure")!
-  const copy = `${cronBlindBugs.implementation}-${process.pid}.blind`
-  let third: CronImplementation
-  let blind: CronImplementation
-
-  beforeAll(async () => {
-    rmSync(join(root, copy), { recursive: true, force: true })
-    cpSync(join(root, cronBlindBugs.implementation), join(root, copy), { recursive: true })
-    const file = join(root, copy, bug.file.slice(cronBlindBugs.implementation.length + 1))
-    writeFileSync(file, applyBug(readFileSync(file, "utf8"), bug))
-    third = (await import(pathToFileURL(join(root, cronBlindBugs.implementation, "index.ts")).href)).default.implementation
-    blind = (await import(pathToFileURL(join(root, copy, "index.ts")).href)).default.implementation
-  })
-  afterAll(() => rmSync(join(root, copy), { recursive: true, force: true }))
+  const copies = useBlindCopy<CronImplementation>(cronBlindBugs, "write-ticks-ignores-insert-failure")
 
   it("the unmodified runtime agrees with the model; the modified one is caught at the failed insert under N4 or N5", async () => {
     const adapter = makeSqliteAdapter()
     for (const [write, statement] of SWEPT) {
       const run = scenario(write, statement) as unknown as Json
-      const trace = await Effect.runPromise(executeScenario(faultsOf(third), adapter, run))
+      const trace = await Effect.runPromise(executeScenario(faultsOf(copies.original()), adapter, run))
       expect(trace.divergence, `${write} ${statement}: ${trace.divergence?.explanation}`).toBeNull()
-      const swallowed = await Effect.runPromise(executeScenario(faultsOf(blind), adapter, run))
+      const swallowed = await Effect.runPromise(executeScenario(faultsOf(copies.blind()), adapter, run))
       if (statement !== TICK_WRITE_STATEMENTS[write]) continue
       expect(swallowed.divergence?.requirementId, `${write} ${statement}`).toBe(write === "turn" ? "CRN-004" : "CRN-005")
       expect(swallowed.divergence?.stepIndex).toBe(swallowed.steps.length - 1)
@@ -126,7 +109,7 @@ describe("the blind bug write-ticks-ignores-insert-failure, applied to a copy of
   }, 120_000)
 
   it("cron/faults catches it at the gate's budget on sqlite, under CRN-004 or CRN-005", async () => {
-    const result = await Effect.runPromise(catchKnownBad({ suite: cronSuite(blind), adapter: makeSqliteAdapter(), propertyOrder: ["cron/faults"], stopAfterFailures: 1 }))
+    const result = await Effect.runPromise(catchKnownBad({ suite: cronSuite(copies.blind()), adapter: makeSqliteAdapter(), propertyOrder: ["cron/faults"], stopAfterFailures: 1 }))
     expect(result.caught, result.run.verdict).toBe(true)
     for (const counterexample of result.counterexamples) expect(["CRN-004", "CRN-005"]).toContain(counterexample.divergence.requirementId)
   }, 300_000)
