@@ -252,7 +252,7 @@ const BASE_RULES: Readonly<Record<Command["op"], ObservableRules>> = {
 
 /**
  * The rules of a step: the command's, plus what happened. A storage fault or a failing journal write
- * adds C4 (what commits together); a fire retried in the step adds C11 to its resumes; a fire with the
+ * adds C4 (what commits together), except to an effect, whose records no engine state holds (C13); a fire retried in the step adds C11 to its resumes; a fire with the
  * lossy sink latched adds C3's "flush failures are ignored" to its resumes. Attribution picks the
  * requirement citing most of them, the first in rule order among equals, and the added causes come
  * first, so the added cause wins over the command's own rule.
@@ -262,7 +262,9 @@ const rulesOf = (command: FaultedCommand, run: Run, crashed: boolean, result: Js
   // An idempotency conflict fails the call and rolls back its transaction (C2, then C4 for what stays).
   const conflict = (result as { readonly error?: unknown } | null)?.error === "JournalError:idempotency_conflict"
   const faulted = crashed || command.fault !== undefined || command.journalFault !== undefined || conflict
-  const durable = faulted ? ["C4", "B8"] : []
+  // C4 is the engine state transaction holding its journal write; an effect's boundary records commit
+  // in the journal's own transactions, outside any engine state (C13), so their failure is C13's alone.
+  const durable = faulted && command.op !== "effect" ? ["C4", "B8"] : []
   const retried = run.reached.has("C11") ? ["C11", "B3"] : []
   // A re-arm kept a live timer in its backoff: one live timer per key (C9) during a retry (C11).
   const kept = run.noted.has("rearmKeptInBackoff") ? ["C9", "C11", "B3"] : []
