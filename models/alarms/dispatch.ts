@@ -170,6 +170,7 @@ export const processDueAlarms = (
     const current = readRow(run.state.rows, snapshot.storageId)
     if (current === undefined || current.revision !== snapshot.revision) {
       reach(run, "staleRowSkipped")
+      run.staleSkipped.push(snapshot.storageId)
       continue
     }
     // Revision 0: no attempts row; negative: the attempts row an older layout left (state.ts).

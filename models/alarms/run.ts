@@ -75,6 +75,8 @@ export interface StepRun {
   readonly ackIgnoringWrite: Map<string, AlarmStatus | null>
   /** Storage ids handed to the handler, in call order (a row failing before its handler is not, R22, R29). */
   readonly handlerCalls: Array<string>
+  /** Storage ids selected as due but skipped as gone or changed earlier in the batch (R22), in dispatch order. */
+  readonly staleSkipped: Array<string>
   /**
    * Whether the fault is void, so the harness does not inject it: a `statementFails` fault named a
    * transaction whose closure fails on its own (which error comes first depends on the implementation's
@@ -95,7 +97,7 @@ export const startRun = (
   nowMs: number,
   fault: TransactionFault | undefined,
   reporterFails: boolean
-): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map(), handlerCalls: [], faultVoided: false, faultVoidedWhy: undefined })
+): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map(), handlerCalls: [], staleSkipped: [], faultVoided: false, faultVoidedWhy: undefined })
 
 /** Records that the step reached `situation`. */
 export const reach = (run: StepRun, situation: Situation): void => {

@@ -46,6 +46,8 @@ export interface StepOutcome {
   readonly ackIgnoringWrite: Readonly<Record<string, AlarmStatus | null>>
   /** Storage ids `processDueAlarms` handed to the handler, in call order. */
   readonly handlerCalls: ReadonlyArray<string>
+  /** Storage ids `processDueAlarms` selected but skipped as gone or changed earlier in the batch (R22). */
+  readonly staleSkipped: ReadonlyArray<string>
   /** The operation's fault is void: the harness must run the operation without it (`run.ts`). */
   readonly faultVoided: boolean
   /** Why, when not the harness's words for a statement fault (`VOIDED_FAULT_WORDS`). */
@@ -267,6 +269,7 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     forkedWrites: outcome.forkedWrites,
     ackIgnoringWrite: Object.fromEntries(run.ackIgnoringWrite),
     handlerCalls: [...run.handlerCalls],
+    staleSkipped: [...run.staleSkipped],
     faultVoided: run.faultVoided,
     faultVoidedWhy: run.faultVoidedWhy
   }

@@ -118,6 +118,20 @@ const resultCheck = (c: StepComparison): Check => {
 }
 
 /**
+ * The selected rows the model skipped because they were gone or changed earlier in the batch (R22),
+ * as seen through the handler and onFailure calls: none of them may be visited. Checked before the
+ * order, so a stale row handed to the handler is named by R22, not by the order it broke too.
+ */
+const staleSkipCheck = (c: StepComparison): ReadonlyArray<Check> =>
+  c.outcome.staleSkipped.length === 0 ? [] : [{
+    observable: "selected rows gone or changed earlier in the batch, handed to the handler or onFailure",
+    expected: [],
+    actual: c.outcome.staleSkipped.filter((id) => c.visits.includes(id)),
+    rules: ["R22"],
+    why: `${c.outcome.staleSkipped.join(", ")} changed or went earlier in this batch, so each is re-read and skipped silently`
+  }]
+
+/**
  * Dispatch order, observable through the handler and onFailure calls (also when the call fails). A
  * migration that backfilled a wrong wake_at is caught before any dispatch, by the opening step's
  * stored wake_at check (R3), so a wrong order here is the dispatch's own.
@@ -366,7 +380,7 @@ export const alarmsChecks = (c: StepComparison): ReadonlyArray<Check> => {
   return [
     // Order first: when rows were handed over in another order, a fault aimed at the n-th transaction
     // struck another row's transaction, and the result follows from that.
-    ...(dispatch ? [dispatchOrderCheck(c)] : []),
+    ...(dispatch ? [...staleSkipCheck(c), dispatchOrderCheck(c)] : []),
     ...(tagOf(result.expected) !== tagOf(result.actual) ? [result] : []),
     reportShapeCheck(c, dispatch && succeeded),
     ...(dispatch && succeeded ? dispatchListChecks(c) : []),

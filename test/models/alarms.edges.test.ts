@@ -44,6 +44,8 @@ describe("edge cases", () => {
     }))
     expect(dispatchValue(outcome)).toEqual({ handled: [{ id: "a", tag: "t", payload: { id: "a" }, scheduledAtMs: 0 }], failed: [], parked: [] })
     expect(outcome.situations).toContain("staleRowSkipped")
+    // Which rows were skipped, for the check that none was handed to the handler (R22, before the order).
+    expect(outcome.staleSkipped.map((id) => id.replace(/^.*:t:/, "t/"))).toEqual(["t/b", "t/c"])
     expect(statusFor(outcome.state, "t", "c")).toEqual({ attempts: 1, parked: false, runAtMs: 5, retryAtMs: 1_010 })
   })
 
