@@ -3,7 +3,7 @@
  * Reads (K7) never change state: bytes only when the content is stored with that size, never partial.
  */
 import type { ContentOperation, RacingOperation } from "./operations.ts"
-import { failure, success } from "./results.ts"
+import { failure, faultResult, success } from "./results.ts"
 import { contentKey, type ContentModelState } from "./state.ts"
 import { sweep } from "./sweep.ts"
 import { attach, detach, grant, type ModelOutcome, upload, verdictOf } from "./write.ts"
@@ -56,7 +56,7 @@ const readStep = (state: ContentModelState, op: Extract<ContentOperation, { kind
   if (op.kind === "read" && op.fault !== undefined) {
     // The store's error handling: a read whose storage failed fails with that error; answering None would
     // tell the caller the content is gone (swept) when it may be whole.
-    return { state, result: failure("SqlError"), rules: ["K7"], why: "a read whose storage failed fails with the storage error, never answers as if the content were missing", situations: ["K7"] }
+    return { state, result: faultResult(op.fault), rules: ["K7"], why: "a read whose storage failed fails with the storage error, never answers as if the content were missing", situations: ["K7"] }
   }
   const bytes = readResult(state, op.tenant, op.hash, op.size)
   if (op.kind === "read") {
