@@ -55,8 +55,10 @@
  * grows), appends a cron tick write with a failing statement to every fault scenario (N4, N5), and
  * compares when each attempt of a retried pool checkout began with the P7 ladder, and fails reads at
  * the storage boundary (`readFails`), which content's fault scenarios now end with.
+ * 0.17.0 observes every interruption of a pool checkout instead of waiting for it (`Interruption.ts`):
+ * a checkout still running once the wire is quiet fails a P4 check, where the run used to hang.
  */
-export const SUITE_VERSION = "0.16.0"
+export const SUITE_VERSION = "0.17.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

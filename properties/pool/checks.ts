@@ -160,7 +160,13 @@ export const poolChecks = (
   openSessions: number
 ): ReadonlyArray<Check> => {
   const counts = statementsByOwner(statements)
-  const checks: Array<Check> = []
+  const checks: Array<Check> = [{
+    observable: "checkouts still running after the harness interrupted them and the system was quiet",
+    expected: [],
+    actual: state.order.filter((id) => seen(id).ignoredInterrupt),
+    rules: ["P4"],
+    why: "a checkout's slots belong to its scope, so cancelling it ends its wait at once; a wait that ignores cancellation holds its turn until some connection is released"
+  }]
   for (const id of state.order) {
     const op = state.ops[id]!
     const actual = seen(id)

@@ -7,6 +7,8 @@
  */
 import { Clock, type Context, Deferred, Effect, Exit, Fiber, Queue, type Scope } from "effect"
 import { labelled, makeScriptedHooks, withScriptedHooks } from "../../harness/HookPoints.ts"
+import { endedAfterInterrupt, hasEnded, signalInterrupt } from "../../harness/Interruption.ts"
+import type { HarnessError } from "../../harness/errors.ts"
 import type { OpSpec } from "../../models/pool/index.ts"
 import type { BoundedPoolClient, PoolImplementation } from "../../subjects/pool/api.ts"
 
@@ -62,6 +64,8 @@ export interface SeenOp {
   readonly received: ReadonlyArray<string>
   /** With the retry helper: when each attempt began (virtual ms), in order. */
   readonly attemptsAtMs: ReadonlyArray<number>
+  /** Interrupted by the harness, and still running when the system was quiet again (P4). */
+  readonly ignoredInterrupt: boolean
 }
 
 /** The checkouts of one run. */
@@ -70,14 +74,24 @@ export interface PoolDriver {
   readonly start: (spec: OpSpec) => Effect.Effect<void>
   /** Lets a holding checkout end; `reborrow` is started by the same fiber right after. */
   readonly release: (id: string, reborrow: OpSpec | null) => Effect.Effect<void>
-  /** Interrupts a checkout's fiber and waits for it to end. */
-  readonly interrupt: (id: string) => Effect.Effect<void>
+  /**
+   * Interrupts a checkout's fiber and observes whether it ended once the system was quiet; one that
+   * did not is marked (`ignoredInterrupt`) and left running, never awaited.
+   */
+  readonly interrupt: (id: string) => Effect.Effect<void, HarnessError>
+  /** Signals the interruption of a checkout's fiber and returns at once (its reply may be held). */
+  readonly signalInterrupt: (id: string) => Effect.Effect<void>
+  /** After `signalInterrupt`: observes whether the checkout's fiber ended, as `interrupt` does. */
+  readonly observeInterrupted: (id: string) => Effect.Effect<void, HarnessError>
   /** Releases `holder` and interrupts `waiter` right behind the hand-over, before it can run. */
-  readonly releaseAndInterrupt: (holder: string, waiter: string) => Effect.Effect<void>
+  readonly releaseAndInterrupt: (holder: string, waiter: string) => Effect.Effect<void, HarnessError>
   /** What a caller sees of `id`. */
   readonly seen: (id: string) => SeenOp
-  /** Interrupts every fiber still running (newest first) and waits for them. */
-  readonly interruptAll: Effect.Effect<void>
+  /**
+   * Interrupts every fiber still running (newest first) and waits, bounded, for them to end; a fiber
+   * that ignores it is left running (checkout fibers are detached, so nothing else waits for it).
+   */
+  readonly interruptAll: Effect.Effect<void, HarnessError>
 }
 
 const holdUntilReleased = (runtime: OpRuntime) =>
@@ -128,12 +142,24 @@ const opBody = (implementation: PoolImplementation, pool: BoundedPoolClient, run
   return implementation.retryPoolRefusal(noted)
 }
 
-/** Builds the driver for `pool` of `implementation`; fibers are children of the calling scope's fiber. */
-export const makePoolDriver = (implementation: PoolImplementation, pool: BoundedPoolClient, handedOverHook: string): Effect.Effect<PoolDriver, never, Scope.Scope> =>
+/**
+ * Builds the driver for `pool` of `implementation`. `quiet` waits until the system is quiet (the run's
+ * wire tap). Checkout fibers are detached, so a checkout that ignores its interruption can never hold
+ * the run: the driver's scope signals every one still running when it closes, and waits for none.
+ */
+export const makePoolDriver = (
+  implementation: PoolImplementation,
+  pool: BoundedPoolClient,
+  handedOverHook: string,
+  quiet: Effect.Effect<void, HarnessError>
+): Effect.Effect<PoolDriver, never, Scope.Scope> =>
   Effect.gen(function*() {
     const hooks = yield* makeScriptedHooks
     const ops = new Map<string, OpRuntime>()
     const fiberOf = new Map<string, Fiber.Fiber<unknown, unknown>>()
+    const ignored = new Set<string>()
+    const running = () => [...new Set(fiberOf.values())].filter((fiber) => !hasEnded(fiber)).reverse()
+    yield* Effect.addFinalizer(() => Effect.forEach(running(), signalInterrupt, { discard: true }))
     const runtimeOf = (id: string): OpRuntime => {
       const runtime = ops.get(id)
       if (runtime === undefined) throw new Error(`no checkout ${id}`)
@@ -160,7 +186,7 @@ export const makePoolDriver = (implementation: PoolImplementation, pool: Bounded
         })
         const context = spec.inside === null ? undefined : runtimeOf(spec.inside).context
         const provided = context === undefined ? effect : Effect.provideContext(effect, context)
-        const fiber = yield* Effect.forkChild(withScriptedHooks(hooks, labelled(spec.id, provided)))
+        const fiber = yield* Effect.forkDetach(withScriptedHooks(hooks, labelled(spec.id, provided)))
         runtime.fiber = fiber
         fiberOf.set(spec.id, fiber)
       })
@@ -177,39 +203,54 @@ export const makePoolDriver = (implementation: PoolImplementation, pool: Bounded
         yield* Deferred.succeed(runtime.release, undefined)
       })
 
-    const interrupt = (id: string) => Effect.suspend(() => Fiber.interrupt(fiberOf.get(id)!))
+    const fiberNamed = (id: string): Fiber.Fiber<unknown, unknown> => {
+      const fiber = fiberOf.get(id)
+      if (fiber === undefined) throw new Error(`no fiber runs checkout ${id}`)
+      return fiber
+    }
+    const noteEnded = (id: string, ended: boolean) => Effect.sync(() => ended ? ignored.delete(id) : ignored.add(id))
+    const observeInterrupted = (id: string) =>
+      Effect.suspend(() => Effect.flatMap(endedAfterInterrupt(fiberNamed(id), quiet), (ended) => noteEnded(id, ended)))
+    const signalOf = (id: string) => Effect.suspend(() => signalInterrupt(fiberNamed(id)))
+    const interrupt = (id: string) => Effect.andThen(signalOf(id), observeInterrupted(id))
 
     // The waiter is interrupted at the hand-over: paused at the implementation's hook point right after
     // it was handed the slot when it offers one, else as soon as the holder's fiber has ended (it may
-    // then have used the slot already; the model accepts both).
+    // then have used the slot already; the model accepts both). A waiter that cannot end while the
+    // harness holds it at the hook is released and observed again before it counts as ignoring.
     const releaseAndInterrupt = (holder: string, waiter: string) =>
       Effect.gen(function*() {
         const holderFiber = runtimeOf(holder).fiber!
-        const waiterFiber = fiberOf.get(waiter)!
+        const waiterFiber = fiberNamed(waiter)
         yield* hooks.pauseAt(waiter, handedOverHook)
         yield* Deferred.succeed(runtimeOf(holder).release, undefined)
         yield* Effect.raceFirst(Effect.asVoid(hooks.awaitPaused(waiter)), Effect.asVoid(Fiber.await(holderFiber)))
-        yield* Fiber.interrupt(waiterFiber)
+        yield* signalInterrupt(waiterFiber)
+        const endedWhileHeld = yield* endedAfterInterrupt(waiterFiber, quiet)
         yield* hooks.release(waiter)
+        if (!endedWhileHeld) yield* observeInterrupted(waiter)
         yield* Fiber.await(holderFiber)
       })
 
     const seen = (id: string): SeenOp => {
       const runtime = ops.get(id)
-      if (runtime === undefined) return { status: "pending", failure: null, received: [], attemptsAtMs: [] }
-      const received = [...runtime.received]
-      const attemptsAtMs = [...runtime.attemptsAtMs]
+      if (runtime === undefined) return { status: "pending", failure: null, received: [], attemptsAtMs: [], ignoredInterrupt: false }
+      const common = { received: [...runtime.received], attemptsAtMs: [...runtime.attemptsAtMs], ignoredInterrupt: ignored.has(id) }
       const exit = runtime.exit
-      if (exit === undefined) return { status: runtime.holding ? "holding" : "pending", failure: null, received, attemptsAtMs }
-      if (Exit.isSuccess(exit)) return { status: "succeeded", failure: null, received, attemptsAtMs }
-      if (Exit.hasInterrupts(exit) && !Exit.hasFails(exit) && !Exit.hasDies(exit)) return { status: "interrupted", failure: null, received, attemptsAtMs }
+      if (exit === undefined) return { status: runtime.holding ? "holding" : "pending", failure: null, ...common }
+      if (Exit.isSuccess(exit)) return { status: "succeeded", failure: null, ...common }
+      if (Exit.hasInterrupts(exit) && !Exit.hasFails(exit) && !Exit.hasDies(exit)) return { status: "interrupted", failure: null, ...common }
       const error = Exit.findErrorOption(exit)
       const refusal = error._tag === "Some" && implementation.isPoolRefusal(error.value)
       const stale = error._tag === "Some" && error.value instanceof StaleReply
-      return { status: "failed", failure: refusal ? "refusal" : stale ? "staleReply" : "error", received, attemptsAtMs }
+      return { status: "failed", failure: refusal ? "refusal" : stale ? "staleReply" : "error", ...common }
     }
 
-    const interruptAll = Effect.suspend(() => Fiber.interruptAll([...new Set(fiberOf.values())].reverse()))
+    const interruptAll = Effect.gen(function*() {
+      const fibers = running()
+      for (const fiber of fibers) yield* signalInterrupt(fiber)
+      for (const fiber of fibers) yield* endedAfterInterrupt(fiber, quiet)
+    })
 
-    return { start, release, interrupt, releaseAndInterrupt, seen, interruptAll }
+    return { start, release, interrupt, signalInterrupt: signalOf, observeInterrupted, releaseAndInterrupt, seen, interruptAll }
   })

@@ -9,7 +9,7 @@
  * scenario's surface probes (`surface.ts`) run first, each as a step of its own, and the model starts
  * after them.
  */
-import { Effect, Fiber, type Scope } from "effect"
+import { Effect, type Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { firstConsistent } from "../../harness/Alternatives.ts"
 import { type Check, type ExecutedStep, type ModelBasedSubject, runModelBased, toJson } from "../../harness/ModelBased.ts"
@@ -65,7 +65,8 @@ const retryTimes = (state: PoolModelState, toMs: number): ReadonlyArray<number> 
  * Runs `send` with the server's reply to the statement `select` picks held on the wire; once the
  * reply is held (the statement reached the server, the answer the tap but not the client), interrupts
  * checkout `id`, waits until the interruption has struck (the system is quiet again: the caller waits
- * for an answer that does not come), lets the reply through, and waits for the interrupted fiber.
+ * for an answer that does not come), lets the reply through, and observes whether the interrupted
+ * fiber ended (never waiting on it).
  * When the statement is never sent (the implementation did something else) the hold is dropped and the
  * checks say what happened.
  */
@@ -77,10 +78,10 @@ const interruptInFlight = (tap: PostgresWireTap, driver: PoolDriver, quiet: Effe
       Effect.gen(function*() {
         yield* quiet
         if (!hold.held()) return
-        const interrupting = yield* Effect.forkChild(driver.interrupt(id))
+        yield* driver.signalInterrupt(id)
         yield* quiet
         hold.release()
-        yield* Fiber.join(interrupting)
+        yield* driver.observeInterrupted(id)
       }),
       Effect.sync(() => hold.release())
     )
@@ -177,8 +178,8 @@ export const executePool = (implementation: PoolImplementation) =>
     yield* Effect.addFinalizer(() => Effect.sync(() => tap.close()))
     const config = scenario.transformNames === true ? { ...tapped.config, transformResultNames: snakeToCamel } : tapped.config
     const pool = yield* implementation.boundedPool(config).pipe(Effect.provide(Reactivity.layer), Effect.mapError(harnessError("building the pool")))
-    const driver = yield* makePoolDriver(implementation, pool, POOL_HANDED_OVER_HOOK)
     const quiet = awaitQuiet(tap)
+    const driver = yield* makePoolDriver(implementation, pool, POOL_HANDED_OVER_HOOK, quiet)
     let model = poolModel.init({ maxConnections: scenario.maxConnections, nowMs: yield* nowMs })
     const surface: SurfaceContext = { implementation, pool, config, tap, quiet, maxConnections: scenario.maxConnections, transformNames: scenario.transformNames === true }
 

@@ -20,5 +20,6 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "retry-fixed-delay": { maxSteps: 8 },
   "retry-jittered": { maxSteps: 5 },
   "channel-limit-in-characters": { maxSteps: 3 },
-  "notify-payload-as-json": { maxSteps: 4 }
+  "notify-payload-as-json": { maxSteps: 4 },
+  "uninterruptible-gate-wait": { maxSteps: 4 }
 }

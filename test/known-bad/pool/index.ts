@@ -1,8 +1,9 @@
 /**
  * Every known-bad pool implementation. The suite must report a violation for each one: the five bugs
  * the issue names (free count, slot lost at the hand-over, admission after the gate, retry after a
- * statement, ROLLBACK taken for a commit) and four of our own (notify in the caller's transaction,
- * a fixed retry delay, the channel limit in characters, a JSON-encoded notify payload).
+ * statement, ROLLBACK taken for a commit) and six of our own (notify in the caller's transaction,
+ * a fixed retry delay, the channel limit in characters, a JSON-encoded notify payload, a gate wait that
+ * ignores cancellation).
  */
 import { admissionAfterGate } from "./admission-after-gate.ts"
 import { channelLimitInCharacters } from "./channel-limit-in-characters.ts"
@@ -15,6 +16,7 @@ import { retryAfterStatement } from "./retry-after-statement.ts"
 import { retryFixedDelay } from "./retry-fixed-delay.ts"
 import { retryJittered } from "./retry-jittered.ts"
 import { rollbackCommitSuccess } from "./rollback-commit-success.ts"
+import { uninterruptibleGateWait } from "./uninterruptible-gate-wait.ts"
 
 export type { KnownBadPool } from "./kit.ts"
 
@@ -29,5 +31,6 @@ export const knownBadPools: ReadonlyArray<KnownBadPool> = [
   retryFixedDelay,
   retryJittered,
   channelLimitInCharacters,
-  notifyPayloadAsJson
+  notifyPayloadAsJson,
+  uninterruptibleGateWait
 ]
