@@ -29,6 +29,12 @@ export interface MarkOptions {
   readonly beforeBeginPoint?: string
   /** The point a marked transaction reaches before it commits, if any. */
   readonly beforeCommitPoint?: string
+  /**
+   * The point a transaction reaches before the first statement it runs after its first marking
+   * statement, if any: between two statements of one transaction (e.g. an insert that did nothing
+   * and the update after it), where a lock-free gap may open.
+   */
+  readonly afterMarkPoint?: string
 }
 
 /** An operation watched for marking statements, and the boundary points to set for it. */
@@ -40,30 +46,46 @@ export interface MarkedTransactions {
 }
 
 /**
- * A watch that reaches `beforeBeginPoint` and `beforeCommitPoint` in each transaction of the labelled
+ * A watch that reaches `beforeBeginPoint`, `afterMarkPoint` and `beforeCommitPoint` in each transaction of the labelled
  * operation that a statement marked (see the module doc). A transaction that ended without committing
  * leaves no mark behind: each begins with only the marks made since the last one began.
  *
  * @example markTransactions({ hooks, label: "racer", transactionService, marks: (s) => s.inTransaction && /^insert/i.test(s.text), beforeCommitPoint: "storage.wroteThenCommit" })
  */
 export const markTransactions = (options: MarkOptions): MarkedTransactions => {
-  const { hooks, label, marks, beforeBeginPoint, beforeCommitPoint } = options
+  const { hooks, label, marks, beforeBeginPoint, beforeCommitPoint, afterMarkPoint } = options
   let markedForNext = false
   let markedCurrent = false
+  // The current transaction's first marking statement ran; the next statement reaches `afterMarkPoint`.
+  let afterMarkDue = false
+  let afterMarkReached = false
   const reach = (point: string | undefined) => (point === undefined ? Effect.void : hooks.service.at(point))
-  const seen = (statement: SeenStatement): void => {
-    if (!marks(statement)) return
-    if (statement.inTransaction) markedCurrent = true
-    else markedForNext = true
+  const seen = (statement: SeenStatement): Effect.Effect<void> | undefined => {
+    if (afterMarkDue && statement.inTransaction) {
+      afterMarkDue = false
+      afterMarkReached = true
+      return pointOf(afterMarkPoint)
+    }
+    if (!marks(statement)) return undefined
+    if (statement.inTransaction) {
+      markedCurrent = true
+      if (afterMarkPoint !== undefined && !afterMarkReached) afterMarkDue = true
+    } else markedForNext = true
+    return undefined
   }
+  const pointOf = (point: string | undefined) => Effect.flatMap(Effect.service(OperationLabel), (current) => (current === label ? reach(point) : Effect.void))
   const beforeBegin = Effect.flatMap(Effect.service(OperationLabel), (current) => {
     if (current !== label) return Effect.void
     markedCurrent = markedForNext
     markedForNext = false
+    afterMarkDue = false
+    afterMarkReached = false
     return markedCurrent ? reach(beforeBeginPoint) : Effect.void
   })
   const beforeCommit = Effect.flatMap(Effect.service(OperationLabel), (current) => {
-    if (current !== label || !markedCurrent) return Effect.void
+    if (current !== label) return Effect.void
+    afterMarkDue = false
+    if (!markedCurrent) return Effect.void
     markedCurrent = false
     return reach(beforeCommitPoint)
   })

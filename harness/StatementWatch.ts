@@ -28,23 +28,26 @@ export const isWriteStatement = (text: string): boolean =>
 
 /**
  * `operation` with `seen` told of every statement it runs on a client whose transactions carry
- * `transactionService`, before the statement runs.
+ * `transactionService`, before the statement runs. When `seen` returns an effect, the statement runs
+ * after it: a race point placed between two statements of one transaction (the transaction stays open,
+ * its connection and locks held).
  *
  * @example watchStatements(store.sweep(false), sql.transactionService, (statement) => { if (/actor_content_refs/.test(statement.text)) scans++ })
  */
 export const watchStatements = <A, E, R>(
   operation: Effect.Effect<A, E, R>,
   transactionService: SqlClient.SqlClient["transactionService"],
-  seen: (statement: SeenStatement) => void
+  seen: (statement: SeenStatement) => Effect.Effect<void> | void
 ): Effect.Effect<A, E, R> =>
   withStatementFaults(operation, (outer: Statement.Transformer | undefined): Statement.Transformer => (statement, sql, fiber, span) => {
     let text: string | undefined
-    seen({
+    const before = seen({
       get text() {
         text ??= statement.compile()[0]
         return text
       },
       inTransaction: Context.getOrUndefined(fiber.context, transactionService) !== undefined
     })
-    return outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span)
+    const next = outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span)
+    return before === undefined ? next : Effect.andThen(before, next)
   })

@@ -56,7 +56,9 @@
  * compares when each attempt of a retried pool checkout began with the P7 ladder, and fails reads at
  * the storage boundary (`readFails`), which content's fault scenarios now end with.
  * 0.17.0 observes every interruption of a pool checkout instead of waiting for it (`Interruption.ts`):
- * a checkout still running once the wire is quiet fails a P4 check, where the run used to hang.
+ * a checkout still running once the wire is quiet fails a P4 check, where the run used to hang. It
+ * also appends a content race unit: an upload held between its first write to the content row and its
+ * next statement while a whole sweep runs (`raiseMidTransaction`, K2).
  */
 export const SUITE_VERSION = "0.17.0"
 

@@ -23,6 +23,9 @@ const contentRowRules = (op: ContentOperation, before: ContentModelState, model:
       const rules = clause === "(ii)" ? ["(ii)", "K5", "K6"] : clause === "(iii)" ? ["(iii)", "K4", "K6"] : ["(i)", "K6"]
       return { rules, why: `the racing ${op.competitor.operation.kind} ran between the reference scan and the delete, whose re-check must refuse a raised horizon` }
     }
+    if (op.competitor !== undefined && !op.competitor.betweenScanAndDelete && op.competitor.beforeSweep !== true && racing?.kind === "uploadBytes" && racing.tenant === tenant && racing.hash === hash) {
+      return { rules: ["K2"], why: "the racing upload's writes landed after the sweep's delete, and an upload is one transaction that leaves its row with its chunks, writing both again when the row is gone" }
+    }
     if (isReferenced(model, tenant, hash)) return { rules: ["(i)", "K6"], why: "a reference visible to the scan keeps its content" }
     return { rules: ["earliest", "K6"], why: "unreferenced content goes no earlier than granted_until + G + T + S" }
   }

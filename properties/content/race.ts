@@ -26,7 +26,7 @@ import { storageChecks } from "./checks.ts"
 import { AFTER_SCAN_POINTS, BEFORE_DELETE_COMMIT_POINTS, makeScanWatch, SCANNED_BEFORE_COMMIT, SCANNED_BEFORE_TRANSACTION, type ScanWatch } from "./scanPoint.ts"
 import { withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
-import { makeRowWriteWatch, type RowWriteWatch, WROTE_CONTENT_BEFORE_COMMIT } from "./writePoint.ts"
+import { makeRowWriteWatch, type RowWriteWatch, WROTE_CONTENT_BEFORE_COMMIT, WROTE_CONTENT_THEN_STATEMENT } from "./writePoint.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { errorTag, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
@@ -212,6 +212,25 @@ const raiseHoldsLock = (hooks: ScriptedHooks, watches: { readonly scan: ScanWatc
     return { racer: racerExit, sweep: yield* Fiber.await(deleting.fiber), betweenScanAndDelete: true, ...blocked } satisfies RaceRun
   })
 
+/**
+ * The racer's transaction is held right after its first write to the content row, before its next
+ * statement (`WROTE_CONTENT_THEN_STATEMENT`, or before COMMIT when none follows), and the whole sweep
+ * runs meanwhile (truly concurrent). A racer whose write took the row's lock (an upsert that updates)
+ * holds the sweep's delete: its writes land between the scan and the delete. One whose write took no
+ * lock (an insert that did nothing because the row exists) lets the sweep delete the row and commit:
+ * its writes land after the sweep, and an upload must then write the row and its chunks again (K2).
+ * Both are allowed, so the wait is not judged: the racer's place follows what was seen.
+ */
+const raiseMidTransaction = (hooks: ScriptedHooks, write: RowWriteWatch, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, pids: Pids, observer: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    const holding = yield* startPaused(hooks, "racer", [WROTE_CONTENT_THEN_STATEMENT, WROTE_CONTENT_BEFORE_COMMIT], write.watched(racer.call(racerStore)))
+    if (!holding.paused) return { racer: yield* finish(hooks, holding), sweep: yield* Effect.exit(sweeper.sweep(force)), betweenScanAndDelete: false, beforeSweep: true } satisfies RaceRun
+    const sweeping: StartedOperation<number, unknown> = { label: "sweep", fiber: yield* Effect.forkChild(sweeper.sweep(force)), paused: false }
+    const blocked = yield* awaitBlocked(observer, pids.sweeper, pids.racer, fiberDone(sweeping))
+    const racerExit = yield* finish(hooks, holding)
+    return { racer: racerExit, sweep: yield* Fiber.await(sweeping.fiber), betweenScanAndDelete: blocked } satisfies RaceRun
+  })
+
 interface Pids {
   readonly sweeper: number
   readonly racer: number
@@ -250,7 +269,7 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
       if (mode === "scheduled" && command.schedule !== undefined) return yield* scheduledRace(sweeper, racer, command.force, command.schedule)
       // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
       const lockHook = racer.lockHook
-      if (mode === "raiseHoldsLock" && lockHook === undefined) return yield* hookRace(hooks, watch, sweeper, sweeper, racer, command.force, true)
+      if ((mode === "raiseHoldsLock" || mode === "raiseMidTransaction") && lockHook === undefined) return yield* hookRace(hooks, watch, sweeper, sweeper, racer, command.force, true)
       // The racer's own connection, over a boundary of its own for the point where it holds a content row (`writePoint.ts`).
       const racerBoundary = makeStorageBoundary(database.connections[1]!, database.platformAlarm)
       const racerStore = yield* implementation.make({ sql: racerBoundary.sql, dialect: environment.dialect, settings: { ...session.settings(), grantKey: GRANT_KEY, singleConnection: false } })
@@ -258,6 +277,7 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
       if (mode === "deleteHoldsLock") return yield* deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
       if (lockHook === undefined) return yield* Effect.die(new Error(`invariant: a ${mode} race needs a racer that takes a content row lock`))
       const write = makeRowWriteWatch(hooks, "racer", racerBoundary.sql.transactionService)
+      if (mode === "raiseMidTransaction") return yield* withBoundaryPoints(racerBoundary, write.points, raiseMidTransaction(hooks, write, sweeper, racerStore, racer, command.force, pids, database.connections[2]!))
       return yield* withBoundaryPoints(racerBoundary, write.points, raiseHoldsLock(hooks, { scan: watch, write }, sweeper, racerStore, { ...racer, lockHook }, command.force, pids, database.connections[2]!))
     }).pipe(
       // The boundary's points are inert for a sweep the watch does not see (`scanPoint.ts`).

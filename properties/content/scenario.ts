@@ -41,10 +41,12 @@ export type RacingCommand =
  * scan and its delete), `after` (after the sweep), `racerStarted` (the racing operation starts, pauses
  * at its first hook point while the whole sweep runs, then goes on), and on engines with row locks `deleteHoldsLock`
  * (the delete holds its row locks while the racing operation runs into them) and `raiseHoldsLock`
- * (the raise holds its row lock while the delete runs into it). `scheduled`: the generated step
+ * (the raise holds its row lock while the delete runs into it), `raiseMidTransaction` (the racer's
+ * transaction is held right after its first write to the content row, before its next statement, while
+ * the whole sweep runs: an upsert that took no lock there lets the sweep delete the row). `scheduled`: the generated step
  * schedule (`schedule`, uniform or PCT, `harness/StepScheduler.ts`) orders the two operations' steps.
  */
-export type RaceMode = "between" | "after" | "racerStarted" | "deleteHoldsLock" | "raiseHoldsLock" | "scheduled"
+export type RaceMode = "between" | "after" | "racerStarted" | "deleteHoldsLock" | "raiseHoldsLock" | "raiseMidTransaction" | "scheduled"
 
 /** One generated command. */
 export type Command =

@@ -14,7 +14,8 @@
  * scan and its delete ((iii): `sweepRaceUpload`). A third unit, drawn last, registers a longer and
  * then a shorter turn budget before a sweep near a deletion horizon ("Parameters": T only grows:
  * `sweepSparesWithinLongestRecordedTurn`), and in fault scenarios as often a read whose storage fails
- * (K7: `faultReadFailed`). Each unit uploads its own content first, so it
+ * (K7: `faultReadFailed`), and in race scenarios an upload held between its first write to the content
+ * row and its next statement while a whole sweep runs (K2). Each unit uploads its own content first, so it
  * reaches its situation whatever the commands before it left.
  *
  * @example fc.sample(targetedCommands(MODEL_UNITS), 1) // [[{ op: "upload", ... }, { op: "read", ..., sizeDelta: 1 }, { op: "stream", ... }]]
@@ -24,7 +25,7 @@ import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, otherTenant, TENANTS
 import type { Command, PlaceSpec } from "./scenario.ts"
 
 /** The kinds of targeted unit a content scenario may end with. */
-export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace" | "deployedTurns" | "failedRead"
+export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace" | "deployedTurns" | "failedRead" | "uploadMidTransaction"
 
 /** Relative weights of the kinds of unit a property's scenarios may end with, and the chance in 4 that one does. */
 export interface TargetedShape {
@@ -60,6 +61,13 @@ export const FAULT_THIRD_UNITS: TargetedShape = { weights: { deployedTurns: 1, f
 
 /** The second unit of the race property, drawn after the first (`RACE_UNITS`): an upload or a grant racing a sweep in half the scenarios. */
 export const RACE_SECOND_UNITS: TargetedShape = { weights: { uploadRace: 1 }, in4: 2 }
+
+/**
+ * The third unit of the race property, drawn after the second (`RACE_SECOND_UNITS`) so every earlier
+ * draw keeps its bytes: an upload of aged content held between its first content-row write and its
+ * next statement while a whole sweep runs, in half the scenarios.
+ */
+export const RACE_THIRD_UNITS: TargetedShape = { weights: { uploadMidTransaction: 1 }, in4: 2 }
 
 /** Past every deletion horizon of a race's parameters (G + T + S under the longest T, 2 h), so the sweep has a candidate to scan. */
 export const RACE_JUMP_MS = 2 * 24 * 3_600_000
@@ -161,6 +169,24 @@ const uploadRace: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, pay
     { op: "read", tenant: t, payload, sizeDelta: 0 }
   ])
 
+/**
+ * An unreferenced upload aged past its deletion horizon, then the same bytes uploaded again while a
+ * sweep runs, the upload's transaction held right after its first write to the content row
+ * (`raiseMidTransaction`, on engines with row locks; elsewhere the upload runs between the sweep's scan
+ * and its delete), then the content read back. K2: the upload is one transaction that leaves the row
+ * with its chunks. When its first write takes the row's lock the delete waits and its re-check keeps
+ * the raised row ((iii)); when it takes none (an insert that did nothing because the row exists) the
+ * sweep deletes the row and the upload must write it and its chunks again: either way the read returns
+ * the bytes.
+ */
+const uploadMidTransaction: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, force: fc.boolean() })
+  .map(({ tenant: t, payload, force }): ReadonlyArray<Command> => [
+    uploaded(t, payload),
+    { op: "advance", ms: RACE_JUMP_MS },
+    { op: "race", force, competitor: { op: "upload", tenant: t, payload }, mode: "raiseMidTransaction" },
+    { op: "read", tenant: t, payload, sizeDelta: 0 }
+  ])
+
 /** The longer turn budget a deploy registers (T = 2 h, above the reference's 30 s). */
 const LONGER_TURN_MS = 2 * 3_600_000
 
@@ -200,7 +226,7 @@ const failedRead: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, pay
     { op: "read", tenant: t, payload, sizeDelta: 0 }
   ])
 
-const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace, deployedTurns, failedRead }
+const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace, deployedTurns, failedRead, uploadMidTransaction }
 
 /**
  * The commands a scenario ends with: a unit of `shape.weights` in `shape.in4` scenarios out of 4, none

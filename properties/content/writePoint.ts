@@ -6,6 +6,10 @@
  * sweep's delete of the row waits on it. Statements are seen through `effect/sql`'s statement
  * transformer (`harness/StatementWatch.ts`), which the store cannot skip.
  *
+ * The same watch offers the point before the statement that follows the first such write in a
+ * transaction (`WROTE_CONTENT_THEN_STATEMENT`): an upsert written as an insert that does nothing on
+ * conflict and then an update holds no row lock between the two.
+ *
  * A store that writes the row outside any transaction, or first registers its tenant in a transaction
  * of its own, is held only in the transaction that wrote the row, or not at all (then the race gives
  * no lock evidence, as for a raise without a lock).
@@ -18,6 +22,13 @@ import type { TransactionPoints } from "../../harness/StorageBoundary.ts"
 
 /** The boundary point a racer reaches before committing a transaction that wrote a content row. */
 export const WROTE_CONTENT_BEFORE_COMMIT = "storage.contentWriteThenCommit"
+
+/**
+ * The boundary point a racer reaches before the next statement of a transaction whose statement just
+ * wrote (or tried to write) a content row: after an insert that did nothing on conflict and before the
+ * update that raises the row, the transaction holds no lock on that row, and a sweep may delete it.
+ */
+export const WROTE_CONTENT_THEN_STATEMENT = "storage.contentWriteThenStatement"
 
 /** Upstream's content table. */
 const CONTENTS_TABLE = /\btenant_contents\b/i
@@ -40,5 +51,6 @@ export const makeRowWriteWatch = (hooks: ScriptedHooks, racerLabel: string, tran
     transactionService,
     // `text` is read only after `inTransaction`: reading it compiles the statement.
     marks: (statement) => statement.inTransaction && WRITES_ROWS.test(statement.text) && CONTENTS_TABLE.test(statement.text),
-    beforeCommitPoint: WROTE_CONTENT_BEFORE_COMMIT
+    beforeCommitPoint: WROTE_CONTENT_BEFORE_COMMIT,
+    afterMarkPoint: WROTE_CONTENT_THEN_STATEMENT
   })
