@@ -58,7 +58,9 @@
  * 0.17.0 observes every interruption of a pool checkout instead of waiting for it (`Interruption.ts`):
  * a checkout still running once the wire is quiet fails a P4 check, where the run used to hang. It
  * also appends a content race unit: an upload held between its first write to the content row and its
- * next statement while a whole sweep runs (`raiseMidTransaction`, K2).
+ * next statement while a whole sweep runs (`raiseMidTransaction`, K2), and an alarms unit that sets a
+ * per-call configuration field invalid over a captured one (R1; a configuration that is a call's only
+ * invalid input now cites R1 alone).
  */
 export const SUITE_VERSION = "0.17.0"
 

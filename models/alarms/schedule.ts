@@ -33,7 +33,9 @@ export const applySchedule = (
   const resolved = resolveConfiguration(run.state.configuration)
   if (!resolved.ok) {
     reach(run, "invalidConfigurationRejected")
-    return failWith({ _tag: "InvalidScheduleConfigurationError", reason: resolved.reason }, ["R1", "R8"], `the configuration is invalid (${resolved.reason}); validated first, nothing commits`)
+    // R8's order decides only when another input of the call is invalid too; alone, R1 decides.
+    const alsoInvalid = refProblem(input) !== null || isUnencodablePayload(input.payload) || !isValidRunAt(input.runAtMs)
+    return failWith({ _tag: "InvalidScheduleConfigurationError", reason: resolved.reason }, alsoInvalid ? ["R1", "R8"] : ["R1"], `the configuration is invalid (${resolved.reason}); validated first, nothing commits`)
   }
   const configuration = resolved.configuration
   const refIssue = refProblem(input)

@@ -31,6 +31,13 @@
  *   identical re-arm, whose payload and repeat are the stored ones, so keeping or replacing them looked
  *   the same.
  *
+ * - `overlayPrecedence`: the whole valid configuration captured by a rebuild, then a per-call
+ *   configuration with one field invalid (below its bound, not an integer, or breaking the cross-field
+ *   bound only once overlaid), then a schedule (R1: the per-call reference overlays the captured
+ *   defaults, so the call is refused). Elsewhere a per-call field was rarely set over a captured one of
+ *   the same field, so a service whose captured defaults won was caught only through the outcomes the
+ *   wrong values changed, under the dispatch requirements.
+ *
  * Left out because the reference leaves the outcome open: a `runAt` that is not a `DateTime` (R8 does
  * not validate it), an unknown `mode` carrying a `retryFailedAfter` (R24 does not say whether such an
  * object has an "own" delay), and a `null` or non-object ref given to `cancelAlarm` or
@@ -39,7 +46,7 @@
  * `onFailure` returning `null` is drawn by `arbitraries.ts` already (`returnsNull`).
  */
 import * as fc from "fast-check"
-import { MIN_RETRY_DELAY_MS, PARKED_RETRY_DELAY_MS, type ResolvedScheduleConfiguration, retryDelayMs } from "../../models/alarms/index.ts"
+import { MIN_RETRY_DELAY_MS, PARKED_RETRY_DELAY_MS, type ResolvedScheduleConfiguration, retryDelayMs, type ScheduleConfigurationInput } from "../../models/alarms/index.ts"
 import type { Command, HandlerEntrySpec, HandlerScriptSpec, InputSpec, RefSpec } from "./scenario.ts"
 import { IDS, TAGS } from "./scenario.ts"
 
@@ -315,6 +322,54 @@ export const earlierBoundaryCommands = (draw: EarlierBoundaryDraw, tag: string):
       earlier: true,
       input: { ...own, payload: "requested", runInMs: EARLIER_BOUNDARY_RUN_IN_MS + draw.offsetMs, ...(draw.requestRepeats ? { repeatEveryMs: 7_200_000 } : {}) }
     },
+    { op: "status", ref: own }
+  ]
+}
+
+/** Which field of R1 an `overlayPrecedence` unit's per-call configuration gets wrong. */
+export type OverlayField = "budgetZero" | "budgetFraction" | "minimumRetryDelay" | "parkedRetryDelay" | "minimumRepeatInterval" | "crossField"
+
+/** The drawn part of an `overlayPrecedence` unit. */
+export interface OverlayPrecedenceDraw {
+  readonly id: string
+  readonly field: OverlayField
+}
+
+/** Draws of the `overlayPrecedence` unit. */
+export const overlayPrecedenceDraw: fc.Arbitrary<OverlayPrecedenceDraw> = fc.record({
+  id: fc.constantFrom(...IDS),
+  field: fc.constantFrom<OverlayField>("budgetZero", "budgetFraction", "minimumRetryDelay", "parkedRetryDelay", "minimumRepeatInterval", "crossField")
+}, { noNullPrototype: true })
+
+/**
+ * Per-call configurations invalid under R1 only through their own field: each is one field, below its
+ * bound (or not an integer), or, for `crossField`, a minimum retry delay above the captured parked
+ * delay, which is valid alone and invalid only once overlaid.
+ */
+const INVALID_OVERLAY: Readonly<Record<OverlayField, ScheduleConfigurationInput>> = {
+  budgetZero: { unchangedAttemptBudget: 0 },
+  budgetFraction: { unchangedAttemptBudget: 2.5 },
+  minimumRetryDelay: { minimumRetryDelayMs: MIN_RETRY_DELAY_MS - 1 },
+  parkedRetryDelay: { parkedRetryDelayMs: PARKED_RETRY_DELAY_MS - 1 },
+  minimumRepeatInterval: { minimumRepeatIntervalMs: MIN_RETRY_DELAY_MS - 1 },
+  crossField: { minimumRetryDelayMs: 2 * PARKED_RETRY_DELAY_MS }
+}
+
+/**
+ * The `overlayPrecedence` commands for tag `tag` (R1: defaults captured when the service is built,
+ * overlaid by the per-call reference): the whole valid configuration is provided and the service
+ * rebuilt, so it captures every field; then the per-call reference names one field invalid (or, overlaid,
+ * breaking the cross-field bound), and an alarm is scheduled. The overlay wins, so the merged
+ * configuration is invalid: `InvalidScheduleConfigurationError`, nothing written. A service that let
+ * its captured defaults win over the call's reference would accept the call.
+ */
+export const overlayPrecedenceCommands = (draw: OverlayPrecedenceDraw, tag: string): ReadonlyArray<Command> => {
+  const own: RefSpec = { tag, id: draw.id }
+  return [
+    unitConfiguration({ minimumRetryDelayMs: UNIT_CONFIGURATION.minimumRetryDelayMs, parkedRetryDelayMs: UNIT_CONFIGURATION.parkedRetryDelayMs }),
+    { op: "restart", reason: "restart" },
+    { op: "configure", configuration: INVALID_OVERLAY[draw.field] },
+    { op: "schedule", input: { ...own, payload: "overlay", runInMs: 60_000 } },
     { op: "status", ref: own }
   ]
 }

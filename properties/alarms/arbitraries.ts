@@ -32,6 +32,8 @@ import {
   finalKnownTags,
   illTypedCommands,
   illTypedDraw,
+  overlayPrecedenceCommands,
+  overlayPrecedenceDraw,
   parkLostCommands,
   parkLostDraw,
   retryCapCommands,
@@ -745,6 +747,8 @@ const RETRY_FAILED_AFTER_PERCENT = 8
 const STATEMENT_FAULT_PERCENT = 40
 /** Share (%) of scenarios ending with an `earlierBoundary` unit (appended.ts): R16's tie was reached only by identical re-arms. */
 const EARLIER_BOUNDARY_PERCENT = 15
+/** Share (%) of scenarios ending with an `overlayPrecedence` unit (appended.ts): R1's overlay over a captured field of its own. */
+const OVERLAY_PRECEDENCE_PERCENT = 10
 
 /**
  * Scenarios of the given shape.
@@ -764,8 +768,9 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
     sometimes(retryCapDraw, RETRY_CAP_PERCENT),
     sometimes(retryFailedAfterDraw, RETRY_FAILED_AFTER_PERCENT),
     shape.faults ? sometimes(statementFaultDraws, STATEMENT_FAULT_PERCENT) : fc.constant(undefined),
-    sometimes(earlierBoundaryDraw, EARLIER_BOUNDARY_PERCENT)
-  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults, earlierBoundary]) => {
+    sometimes(earlierBoundaryDraw, EARLIER_BOUNDARY_PERCENT),
+    sometimes(overlayPrecedenceDraw, OVERLAY_PRECEDENCE_PERCENT)
+  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults, earlierBoundary, overlay]) => {
     const commands = chunks.flat()
     const known = finalKnownTags(knownTags, commands)
     return {
@@ -779,7 +784,8 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
         ...(retryCap === undefined ? [] : retryCapCommands(retryCap, declaredTag(known, retryCap.id))),
         ...(retryFailedAfter === undefined ? [] : retryFailedAfterCommands(retryFailedAfter, declaredTag(known, retryFailedAfter.id))),
         ...(statementFaults === undefined ? [] : statementFaultCommands(statementFaults, (ref) => declaredTag(known, ref.id))),
-        ...(earlierBoundary === undefined ? [] : earlierBoundaryCommands(earlierBoundary, declaredTag(known, earlierBoundary.id)))
+        ...(earlierBoundary === undefined ? [] : earlierBoundaryCommands(earlierBoundary, declaredTag(known, earlierBoundary.id))),
+        ...(overlay === undefined ? [] : overlayPrecedenceCommands(overlay, declaredTag(known, overlay.id)))
       ]
     }
   })
