@@ -60,7 +60,8 @@
  * also appends a content race unit: an upload held between its first write to the content row and its
  * next statement while a whole sweep runs (`raiseMidTransaction`, K2), and an alarms unit that sets a
  * per-call configuration field invalid over a captured one (R1; a configuration that is a call's only
- * invalid input now cites R1 alone).
+ * invalid input now cites R1 alone), and compares the clock-scheduled records a clocks sweep hands the
+ * journal with the pending clocks it must re-announce (C12).
  */
 export const SUITE_VERSION = "0.17.0"
 

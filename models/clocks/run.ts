@@ -53,6 +53,8 @@ export class Run {
   /** Per fire instant (as `fireInstantsMs`), the storage transactions its fires start on the faulted process (A). */
   readonly fireTransactions: Array<number> = []
   readonly reached = new Set<string>()
+  /** Identities of the clock-scheduled records the operation's sweeps re-announced (C12), in order. */
+  readonly announced: Array<string> = []
   /** Named situations the operation reached inside the interpreter (`situations.ts` adds the rest). */
   readonly noted = new Set<ClocksSituation>()
   /** The fire race that applied (set by `advance`). */
@@ -249,6 +251,7 @@ export class Run {
     if (pending.length > 0) this.noted.add("sweepRearmsPending")
     for (const key of pending) {
       const clock = this.state.clocks[key]!
+      this.announced.push(clockIdentity(clock.executionId, clock.clockName, 0))
       this.transaction(process, (draft) =>
         this.emit(process, draft, clockIdentity(clock.executionId, clock.clockName, 0), EVENT.clockScheduled, scheduledPayload(clock)), true)
       this.flushes++

@@ -317,6 +317,7 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     flushes: run.flushes,
     rules: rulesOf(operation.command, run, crashed, result),
     reached: [...run.reached].sort(),
+    announced: [...new Set(run.announced)].sort(),
     noted: [...run.noted].sort(),
     faultVoided: run.faultVoided,
     why: `${operation.command.op} at ${operation.atMs}: ${crashed ? "the process crashed and restarted with its registration sweep" : "it ran to the end"}`

@@ -232,6 +232,8 @@ export interface StepOutcome {
   readonly rules: ObservableRules
   /** Rules of what the step reached (coverage). */
   readonly reached: ReadonlyArray<string>
+  /** Identities of the clock-scheduled records the step's sweeps re-announce (C12), sorted, once each. */
+  readonly announced: ReadonlyArray<string>
   /** Named situations the interpreter noted (`situations.ts` decides the step's whole list). */
   readonly noted: ReadonlyArray<ClocksSituation>
   /** A `statementFails` fault named a transaction whose body fails on its own: it is not injected. */

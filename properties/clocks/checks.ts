@@ -7,7 +7,7 @@
  */
 import { canonical, type Check, toJson } from "../../harness/ModelBased.ts"
 import type { Json } from "../../harness/Property.ts"
-import { observableOf, type Resume, type StepOutcome } from "../../models/clocks/index.ts"
+import { type FaultedCommand, observableOf, type Resume, type StepOutcome } from "../../models/clocks/index.ts"
 import type { ObservedRows } from "./observe.ts"
 import { recordChecks } from "./recordChecks.ts"
 import type { LoggedResume } from "./session.ts"
@@ -95,4 +95,24 @@ export const clocksChecks = (c: StepComparison): ReadonlyArray<Check> => {
     { observable: "effect executions", expected: expected.effectRuns, actual: c.effectRuns, rules: ["C13"], why: "an effect runs only after its intended record committed" },
     ...(c.flushFailures === 0 ? [] : [flushLoggedCheck(c.flushFailures, c.failureLogs)])
   ]
+}
+
+/**
+ * C12: a sweep re-announces every pending clock (re-emits its clock-scheduled record, a `Duplicate`).
+ * The journal keeps one record per identity, so the re-announcement changes nothing stored; the harness
+ * sees it where it hands the journal over (`journalHarness.ts`). Only the pending clocks the model
+ * names are compared (another record announced as well is not C12's business), and only in a sweep or
+ * restart no fault struck: a fault may end the sweep before any announcement.
+ */
+export const announcementChecks = (command: FaultedCommand, outcome: StepOutcome, handed: ReadonlyArray<string>): ReadonlyArray<Check> => {
+  const sweeps = command.op === "sweep" || command.op === "restart"
+  if (!sweeps || command.fault !== undefined || command.journalFault !== undefined || outcome.crashed) return []
+  const seen = new Set(handed)
+  return [{
+    observable: "pending clocks whose clock-scheduled record the sweep re-emitted",
+    expected: [...outcome.announced],
+    actual: outcome.announced.filter((identity) => seen.has(identity)),
+    rules: ["C12"],
+    why: "sweepDue re-emits clock-scheduled for every pending clock (a Duplicate) and arms it at its stored deadline, whichever process scheduled it"
+  }]
 }

@@ -33,7 +33,7 @@ import { CLOCKS_SPAN_RULE, clocksAttributor } from "../../spec/clocks.ts"
 import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
 import type { ClocksScenario } from "./arbitraries.ts"
-import { clocksChecks } from "./checks.ts"
+import { announcementChecks, clocksChecks } from "./checks.ts"
 import { emptyMemory, invariantChecks } from "./invariants.ts"
 import { probeJournal } from "./journalProbe.ts"
 import { livenessPhase, type LivenessContext } from "./livenessPhase.ts"
@@ -142,6 +142,7 @@ const commandStep = (
     const flushFailuresBefore = session.flushFailures()
     const failureLogsBefore = session.failureLogs()
     const nonJsonBefore = session.nonJsonRecordParts().length
+    const announcedBefore = session.announcedRecords().length
     // A failed statement the model voids (the transaction fails on its own first) is not injected.
     const expected = { resumes: raced.resumes.length, resumesAtWaypoints: raced.fireResumes, transactionsAtWaypoints: raced.fireTransactions }
     const result = yield* session.call(raced.faultVoided ? withoutStorageFault(command) : command, index, raced.fireInstantsMs, raced.race, expected)
@@ -158,6 +159,7 @@ const commandStep = (
     const checksOf = (outcome: StepOutcome): ReadonlyArray<Check> =>
       comparison === "model"
         ? [
+          ...announcementChecks(command, outcome, session.announcedRecords().slice(announcedBefore)),
           ...clocksChecks({ outcome, actualResult: result, resumes, observed, lossyRecords: session.lossyRecords(), effectRuns: session.effectRuns(), flushFailures: session.flushFailures() - flushFailuresBefore, failureLogs: session.failureLogs() - failureLogsBefore,
             nonJsonRecordParts: session.nonJsonRecordParts().slice(nonJsonBefore) }),
           // The journal's own answers, probed before the first command (`journalProbe.ts`).

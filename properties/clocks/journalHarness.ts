@@ -10,9 +10,11 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { nonJsonPaths } from "../../harness/JsonValues.ts"
+import { EVENT, identity } from "../../models/clocks/keys.ts"
 import { type Journal, JournalError, type JournalInput } from "../../subjects/clocks/api.ts"
 import type { ClocksDialect } from "../../subjects/clocks/dialect.ts"
 import { makeSqlJournal } from "../../subjects/clocks/journal.ts"
+import { modelEventType } from "./eventTypes.ts"
 
 /** The harness's controls over one process's journal. */
 export interface JournalControls {
@@ -27,6 +29,9 @@ export interface JournalControls {
 /** Bound on remembered lossy records, and on remembered non-JSON parts of records. */
 const MAX_LOSSY_RECORDED = 1_000
 
+/** Bound on remembered clock-scheduled identities (a scenario's sweeps announce far fewer). */
+const MAX_ANNOUNCED = 10_000
+
 /** What the journals of a scenario's processes share: the latch, and what the harness saw handed over. */
 export interface SharedJournalState {
   latched: boolean
@@ -35,6 +40,18 @@ export interface SharedJournalState {
   readonly lossy: Array<string>
   /** `<event type> <path>` of every part of a handed record that is not a JSON value. */
   readonly nonJson: Array<string>
+  /**
+   * Identity (`runId|sourceId|seq`) of every clock-scheduled record handed to the journal, durable or
+   * lossy, accepted or a `Duplicate`: a sweep's re-announcement (C12) changes no stored record, so it is
+   * seen only here.
+   */
+  readonly announced: Array<string>
+}
+
+/** Notes, in `shared`, the identity of `input` when it is a clock-scheduled record (any namespace, `eventTypes.ts`). */
+const noteAnnounced = (shared: SharedJournalState, input: JournalInput): void => {
+  if (modelEventType(input.eventType) !== EVENT.clockScheduled || shared.announced.length >= MAX_ANNOUNCED) return
+  shared.announced.push(identity(input.runId, input.sourceId, input.sourceSeq))
 }
 
 /** Notes, in `shared`, each part of `input`'s payload and meta that is not a JSON value. */
@@ -63,6 +80,7 @@ export const makeHarnessJournal = (
       emitDurableUnfenced: (input) =>
         Effect.suspend(() => {
           noteNonJson(shared, input)
+          noteAnnounced(shared, input)
           emits++
           if (failEmit !== undefined && emits === failEmit) {
             return Effect.fail(new JournalError({ reason: "unavailable", message: "the journal's storage refused the write" }))
@@ -72,6 +90,7 @@ export const makeHarnessJournal = (
       emitLossy: (input) =>
         Effect.suspend(() => {
           noteNonJson(shared, input)
+          noteAnnounced(shared, input)
           if (shared.lossy.length < MAX_LOSSY_RECORDED) shared.lossy.push(input.eventType)
           return inner.emitLossy(input)
         }),

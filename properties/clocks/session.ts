@@ -132,6 +132,8 @@ export interface ClocksSession {
   readonly lossyRecords: () => ReadonlyArray<string>
   /** Every part of a record handed to the journal that was not a JSON value, so far (`<event type> <path>`). */
   readonly nonJsonRecordParts: () => ReadonlyArray<string>
+  /** Identity of every clock-scheduled record handed to any process's journal, in order (`journalHarness.ts`). */
+  readonly announcedRecords: () => ReadonlyArray<string>
   /** Executions of scripted irreversible effects so far. */
   readonly effectRuns: () => number
   /** Lossy flushes the latched sink failed so far. */
@@ -161,7 +163,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     /** B's own boundary, over its own connection where the adapter has one: faults strike B's sweeps too. */
     const boundaryB = makeStorageBoundary(database.connections[1] ?? database.sql, database.platformAlarm)
     const boundaryOf = (name: ProcessName) => (name === "A" ? boundary : boundaryB)
-    const shared: SharedJournalState = { latched: false, flushFailures: 0, lossy: [], nonJson: [] }
+    const shared: SharedJournalState = { latched: false, flushFailures: 0, lossy: [], nonJson: [], announced: [] }
     const waiting = new Map<string, { readonly reason: string; readonly token: string }>()
     const resumes: Array<LoggedResume> = []
     let currentStep = 0
@@ -449,6 +451,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
       activity: activityNow,
       lossyRecords: () => shared.lossy,
       nonJsonRecordParts: () => shared.nonJson,
+      announcedRecords: () => shared.announced,
       effectRuns: () => effectRuns,
       flushFailures: () => shared.flushFailures,
       failureLogs: () => failureLogs

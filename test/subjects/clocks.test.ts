@@ -32,7 +32,7 @@ const withEngine = <A>(body: (tools: {
   Effect.runPromise(Effect.scoped(withVirtualTime(Effect.gen(function*() {
     const database = yield* makeSqliteAdapter().open()
     const resumes: Array<Resumed> = []
-    const { journal, controls } = yield* makeHarnessJournal(database.sql, clocksDialect("sqlite"), { latched: false, flushFailures: 0, lossy: [], nonJson: [] })
+    const { journal, controls } = yield* makeHarnessJournal(database.sql, clocksDialect("sqlite"), { latched: false, flushFailures: 0, lossy: [], nonJson: [], announced: [] })
     const build = Effect.gen(function*() {
       const scope = yield* Scope.make()
       const engine = yield* shippedClocks.make({
