@@ -9,7 +9,7 @@
 import { Effect } from "effect"
 import { type AdapterDefinition, AdapterError } from "../adapters/contract.ts"
 import { resolveAdapters } from "./adapterRegistry.ts"
-import { exportShapes, resolveExportBinding, type SubjectImplementation } from "../harness/SubjectPlugin.ts"
+import { exportShapes, pluginSuite, resolveExportBinding, type SubjectImplementation } from "../harness/SubjectPlugin.ts"
 import type { SubjectSuite } from "../harness/Suite.ts"
 import { subjectPlugins } from "../properties/plugins.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
@@ -52,7 +52,7 @@ const bindingOf = (value: unknown, specifier: string, modulePath: string): Imple
     }
     case "Bound": {
       const { implementation, plugin } = resolved
-      return { subject: plugin.name, implementation, version: resolved.version ?? "unversioned", suite: plugin.suite(implementation), modulePath }
+      return { subject: plugin.name, implementation, version: resolved.version ?? "unversioned", suite: pluginSuite(plugin, implementation), modulePath }
     }
   }
 }

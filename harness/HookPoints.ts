@@ -8,6 +8,7 @@
  * pause an operation there until the schedule releases it: no sleeps, only barriers.
  */
 import { Context, Deferred, Effect } from "effect"
+import { noteHookPoint } from "./HookVocabulary.ts"
 
 /** The capability an implementation calls at each hook point. */
 export interface HookPointsService {
@@ -25,9 +26,12 @@ export const OperationLabel = Context.Reference<string>("durable-conformance/har
   defaultValue: () => "main"
 })
 
-/** Marks a hook point in an implementation. */
+/**
+ * Marks a hook point in an implementation. Under the harness the name is checked against the subject's
+ * declared hook points (`HookVocabulary.ts`) before the controller sees it.
+ */
 export const hookPoint = (name: string): Effect.Effect<void> =>
-  Effect.flatMap(Effect.service(HookPoints), (hooks) => hooks.at(name))
+  Effect.andThen(noteHookPoint(name), Effect.flatMap(Effect.service(HookPoints), (hooks) => hooks.at(name)))
 
 /** Runs `effect` labelled as operation `label` (see `OperationLabel`). */
 export const labelled = <A, E, R>(label: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>

@@ -11,14 +11,15 @@
  * @example
  * ```ts
  * const plugin = findPlugin(subjectPlugins, "alarms")!
- * const suite = plugin.suite(plugin.shipped)          // the shipped implementation's suite
- * if (plugin.isImplementation(value)) plugin.suite(value) // a third party's
+ * const suite = pluginSuite(plugin, plugin.shipped)          // the shipped implementation's suite
+ * if (plugin.isImplementation(value)) pluginSuite(plugin, value) // a third party's
  * ```
  */
 import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { PlatformAlarm } from "../adapters/contract.ts"
 import type { Requirement, SubjectName } from "../spec/Requirement.ts"
+import { withHookVocabulary } from "./HookVocabulary.ts"
 import type { AnyReferenceModel } from "./ReferenceModel.ts"
 import type { SubjectSuite } from "./Suite.ts"
 
@@ -74,6 +75,16 @@ export interface SubjectPlugin<Implementation extends SubjectImplementation> {
   /** What a real platform alarm delivery runs on do-sqlite, registered under the subject's name. */
   readonly platformAlarmDelivery?: PlatformAlarmDeliveryHandler
 }
+
+/**
+ * The suite of `plugin` bound to `implementation`, each property checking the hook points the
+ * implementation reaches against the plugin's `hookPoints` (`HookVocabulary.ts`). Every runner binds
+ * suites through this, never through `plugin.suite` alone.
+ */
+export const pluginSuite = <Implementation extends SubjectImplementation>(
+  plugin: SubjectPlugin<Implementation>,
+  implementation: Implementation
+): SubjectSuite => withHookVocabulary(plugin.suite(implementation), plugin.hookPoints)
 
 /** A plugin whose implementation type is not known statically (the registry holds these). */
 export type AnySubjectPlugin = SubjectPlugin<any>

@@ -4,6 +4,7 @@
  * Importable in Node and in workerd: no file-system access here.
  */
 import type { PropertyDefinition } from "../harness/Property.ts"
+import { pluginSuite } from "../harness/SubjectPlugin.ts"
 import { assertSuiteConsistent, type SubjectSuite } from "../harness/Suite.ts"
 import type { SubjectName } from "../spec/Requirement.ts"
 import { adapterSuite, subjectPlugins } from "./plugins.ts"
@@ -11,7 +12,7 @@ import { adapterSuite, subjectPlugins } from "./plugins.ts"
 export { adapterSuite } from "./plugins.ts"
 
 /** The suites in the order a run executes them: the adapter contract first, then each plugin's shipped suite. */
-export const suites: ReadonlyArray<SubjectSuite> = [adapterSuite, ...subjectPlugins.map((plugin) => plugin.suite(plugin.shipped))]
+export const suites: ReadonlyArray<SubjectSuite> = [adapterSuite, ...subjectPlugins.map((plugin) => pluginSuite(plugin, plugin.shipped))]
 
 for (const suite of suites) assertSuiteConsistent(suite)
 

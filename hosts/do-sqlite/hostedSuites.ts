@@ -6,7 +6,7 @@
  * `known-bad/h1-content-ack` are different properties here.
  */
 import type { PropertyDefinition } from "../../harness/Property.ts"
-import { exportShapes, resolveExportBinding } from "../../harness/SubjectPlugin.ts"
+import { exportShapes, pluginSuite, resolveExportBinding } from "../../harness/SubjectPlugin.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
 import { subjectPlugins } from "../../properties/plugins.ts"
 import { suites as registrySuites } from "../../properties/registry.ts"
@@ -65,7 +65,7 @@ export const suitesOfModule = (module: Readonly<Record<string, unknown>>, specif
   if (Array.isArray(suites)) return suites as ReadonlyArray<SubjectSuite>
   for (const candidate of [module.default, module.implementation]) {
     const resolved = resolveExportBinding(subjectPlugins, candidate)
-    if (resolved?._tag === "Bound") return [resolved.plugin.suite(resolved.implementation)]
+    if (resolved?._tag === "Bound") return [pluginSuite(resolved.plugin, resolved.implementation)]
     if (resolved?._tag === "Ambiguous") {
       throw new Error(`module ${specifier} exports an implementation that fits several subjects (${resolved.plugins.map((plugin) => plugin.name).join(", ")}); export { subject, implementation } to say which`)
     }

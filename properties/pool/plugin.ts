@@ -7,7 +7,7 @@
 import { hasNameAndFunctions, type SubjectPlugin } from "../../harness/SubjectPlugin.ts"
 import { poolModel } from "../../models/pool/index.ts"
 import { poolRequirements } from "../../spec/pool.ts"
-import type { PoolImplementation } from "../../subjects/pool/api.ts"
+import { POOL_HANDED_OVER_HOOK, type PoolImplementation } from "../../subjects/pool/api.ts"
 import { shippedPool } from "../../subjects/pool/index.ts"
 import { poolSuite } from "./index.ts"
 
@@ -27,5 +27,6 @@ export const poolPlugin: SubjectPlugin<PoolImplementation> = {
   },
   isImplementation: isPoolImplementation,
   shipped: shippedPool,
-  suite: poolSuite
+  suite: poolSuite,
+  hookPoints: [POOL_HANDED_OVER_HOOK]
 }
