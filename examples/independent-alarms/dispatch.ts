@@ -31,7 +31,7 @@ export const decodeEvent = (row: StoredAlarm): Exit.Exit<AlarmEvent, StoredAlarm
     const payload = JSON.parse(row.payload) as AlarmPayload
     return Exit.succeed({ id: row.alarmId, tag: row.tag, payload, scheduledAt: DateTime.makeUnsafe(row.runAt) })
   } catch (cause) {
-    return Exit.fail(new StoredAlarmDecodeError({ cause, tag: row.tag, id: row.alarmId }))
+    return Exit.fail(new StoredAlarmDecodeError({ cause, storageId: row.storageId, tag: row.tag, id: row.alarmId }))
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { Cause, DateTime, Deferred, Effect, Exit, Fiber } from "effect"
 import type { Json } from "../../harness/Property.ts"
+import { errorShapeDefects, namedWithDefects } from "../../harness/ErrorShape.ts"
 import type { AlarmStatus as ModelAlarmStatus, ScheduleConfigurationInput } from "../../models/alarms/index.ts"
 import { storageIdOf, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
 import type {
@@ -23,6 +24,7 @@ import type {
   ScheduleConfiguration
 } from "../../subjects/alarms/api.ts"
 import type { HandlerEntrySpec, HandlerWriteSpec, InputSpec, MutationSpec, RefSpec, TransactionMutationSpec } from "./scenario.ts"
+import { ALARM_ERROR_FIELDS } from "./errorFields.ts"
 import { plainRef } from "./scenario.ts"
 
 /** The error a scripted transaction closure fails with (model: `ClosureFailure`). */
@@ -92,16 +94,25 @@ export const toImplementationInput = (input: InputSpec, nowMs: number): Schedule
  * The `_tag` of a failed dispatch entry's error. The entry's `cause` is the failure's `Cause` (R22:
  * the handler's, or a decode failure's), so a raw error in its place is named as such.
  */
-export const causeTagOf = (cause: unknown): string =>
-  Cause.isCause(cause) ? tagOf(Cause.squash(cause)) : `not a Cause: ${tagOf(cause)}`
+export const causeTagOf = (cause: unknown): string => {
+  if (!Cause.isCause(cause)) return `not a Cause: ${tagOf(cause)}`
+  const error = Cause.squash(cause)
+  return namedWithDefects(tagOf(error), error, ALARM_ERROR_FIELDS)
+}
 
 const tagOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "_tag" in error && typeof (error as { _tag: unknown })._tag === "string"
     ? (error as { _tag: string })._tag
     : `untagged ${String(error)}`
 
-/** A typed error as the model names it: `{_tag}` (reasons are words, not compared). */
-export const errorTag = (error: unknown): Json => ({ _tag: tagOf(error) })
+/**
+ * A typed error as the model names it: `{_tag}` (reasons are words, not compared), plus `defects` when
+ * it lacks a field upstream's error carries (`errorFields.ts`), so it differs from the model's.
+ */
+export const errorTag = (error: unknown): Json => {
+  const defects = errorShapeDefects(error, ALARM_ERROR_FIELDS)
+  return defects.length === 0 ? { _tag: tagOf(error) } : { _tag: tagOf(error), defects: [...defects] }
+}
 
 /** Runs one mutation on a handle (scheduler or transaction handle). */
 export const runMutation = (handle: AlarmTransaction, mutation: MutationSpec, nowMs: number): Effect.Effect<void, unknown> =>

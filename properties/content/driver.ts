@@ -7,6 +7,7 @@
  */
 import { Data, Effect, Option, Result, Stream } from "effect"
 import { isSqlError } from "effect/sql/SqlError"
+import { type ErrorFieldCatalog, namedWithDefects } from "../../harness/ErrorShape.ts"
 import type { Json } from "../../harness/Property.ts"
 import type { ContentRef, ContentStore } from "../../subjects/content/api.ts"
 import { STREAM_TIMEOUT_MS } from "./config.ts"
@@ -17,10 +18,17 @@ export class BodyFailed extends Data.TaggedError("BodyFailed")<{}> {}
 /** Bytes of a streamed body per part (not a multiple of the chunk size, so parts straddle chunks). */
 export const BODY_PART_BYTES = 3
 
-/** The error of a failed call, by tag. */
+/**
+ * The fields upstream's content errors carry (seed 001): `ContentTooLarge.make({ maxBytes: limit })`.
+ * `InvalidContentRef`'s `reason` is named in the tag itself.
+ */
+const CONTENT_ERROR_FIELDS: ErrorFieldCatalog = { ContentTooLarge: { maxBytes: "present" } }
+
+/** The error of a failed call, by tag (with the fields it lacks, `harness/ErrorShape.ts`). */
 export const errorTag = (error: unknown): string => {
   const tag = typeof error === "object" && error !== null ? (error as { readonly _tag?: unknown })._tag : undefined
-  if (tag === "ContentTooLarge" || tag === "NoSuchElementError" || tag === "BodyFailed") return tag
+  if (tag === "ContentTooLarge") return namedWithDefects(tag, error, CONTENT_ERROR_FIELDS)
+  if (tag === "NoSuchElementError" || tag === "BodyFailed") return tag
   if (tag === "InvalidContentRef") return `InvalidContentRef:${String((error as { readonly reason?: unknown }).reason)}`
   if (tag === "Refused") return String((error as { readonly reason?: unknown }).reason)
   if (isSqlError(error)) return "SqlError"

@@ -205,7 +205,7 @@ export type AlarmReporterFn = (event: AlarmParked) => Effect.Effect<void>
 
 /** The reporter reference (upstream's key); the default logs a warning. */
 export const AlarmReporter = Context.Reference<AlarmReporterFn>("effect-cf/DurableObjectAlarm/AlarmReporter", {
-  defaultValue: () => (event) => Effect.logWarning("alarm parked", event)
+  defaultValue: () => (event) => Effect.logWarning(event)
 })
 
 // ---------------------------------------------------------------------------------------------
@@ -285,6 +285,8 @@ export class StorageOperationError extends Data.TaggedError("StorageOperationErr
 /** A stored row could not be decoded (payload not JSON, unknown typed tag). Reported as a handler failure. */
 export class StoredAlarmDecodeError extends Data.TaggedError("StoredAlarmDecodeError")<{
   readonly cause: unknown
+  /** The row's storage id (upstream's field). */
+  readonly storageId: string
   readonly tag: string
   readonly id: string
 }> {

@@ -26,6 +26,7 @@ import type {
 } from "./api.ts"
 import type { StorageOperationError } from "./api.ts"
 import { InvalidAlarmPayloadError, InvalidAlarmRefError, StoredAlarmDecodeError } from "./api.ts"
+import { storageIdOf } from "./schema.ts"
 
 /** The payload schema of one tag: the decoded type in code, a JSON value in storage. */
 export interface AlarmDefinition<A = any> {
@@ -122,11 +123,11 @@ export const defineAlarms = <const D extends AlarmDefinitions>(definitions: D) =
           : undefined
         if (definition === undefined || handler === undefined) {
           return yield* Effect.fail(
-            new StoredAlarmDecodeError({ cause: new Error("unknown alarm tag"), tag: event.tag, id: event.id })
+            new StoredAlarmDecodeError({ cause: new Error("unknown alarm tag"), storageId: storageIdOf(event), tag: event.tag, id: event.id })
           )
         }
         const payload = yield* Schema.decodeUnknownEffect(definition.payload)(event.payload).pipe(
-          Effect.mapError((cause) => new StoredAlarmDecodeError({ cause, tag: event.tag, id: event.id }))
+          Effect.mapError((cause) => new StoredAlarmDecodeError({ cause, storageId: storageIdOf(event), tag: event.tag, id: event.id }))
         )
         return yield* handler({ ...event, payload })
       })

@@ -82,7 +82,7 @@ interface AlarmPass {
   active: boolean
 }
 
-const CurrentAlarmPass = Context.Reference<AlarmPass | undefined>("durable-conformance/alarms/CurrentAlarmPass", {
+const CurrentAlarmPass = Context.Reference<AlarmPass | undefined>("effect-cf/DurableObjectAlarm/CurrentAlarmPass", {
   defaultValue: () => undefined
 })
 
@@ -128,7 +128,7 @@ const decodeEvent = (row: StoredAlarm): Exit.Exit<AlarmEvent, StoredAlarmDecodeE
       scheduledAt: DateTime.makeUnsafe(row.runAtMs)
     })
   } catch (cause) {
-    return Exit.fail(new StoredAlarmDecodeError({ cause, tag: row.tag, id: row.alarmId }))
+    return Exit.fail(new StoredAlarmDecodeError({ cause, storageId: row.storageId, tag: row.tag, id: row.alarmId }))
   }
 }
 
