@@ -11,17 +11,33 @@
  * Only what the catalog names is checked: no wording, no field upstream does not show.
  */
 
-/** What one field must hold: `text` a non-empty string, `present` any value but `undefined`. */
-export type FieldNeed = "text" | "present"
+/**
+ * What one field must hold: `text` a non-empty string; `present` any value but `undefined`;
+ * `explained` a non-empty string or an object whose `message` is one (a cause that says what failed);
+ * `quotesCause` a non-empty string containing the error's `cause`'s explanation (a message built from
+ * its cause, as upstream's `${ErrorMessage.causeMessage(this.cause)}`).
+ */
+export type FieldNeed = "text" | "present" | "explained" | "quotesCause"
 
 /** Per error tag, the fields upstream declares and what each must hold. */
 export type ErrorFieldCatalog = Readonly<Record<string, Readonly<Record<string, FieldNeed>>>>
 
-const defectOf = (value: unknown, need: FieldNeed): string | undefined => {
+/** What `value` says: itself when a string, else its `message` when that is a string, else "". */
+const explanationOf = (value: unknown): string => {
+  if (typeof value === "string") return value
+  if (typeof value !== "object" || value === null) return ""
+  const message: unknown = (value as { readonly message?: unknown }).message
+  return typeof message === "string" ? message : ""
+}
+
+const defectOf = (error: object, value: unknown, need: FieldNeed): string | undefined => {
   if (value === undefined) return "missing"
-  if (need === "text" && typeof value !== "string") return `not a string (${typeof value})`
-  if (need === "text" && value === "") return "empty"
-  return undefined
+  if (need === "present") return undefined
+  if (need === "explained") return explanationOf(value) === "" ? "says nothing (no message)" : undefined
+  if (typeof value !== "string") return `not a string (${typeof value})`
+  if (value === "") return "empty"
+  const cause = explanationOf((error as { readonly cause?: unknown }).cause)
+  return need === "quotesCause" && cause !== "" && !value.includes(cause) ? "does not say its cause's message" : undefined
 }
 
 /**
@@ -39,7 +55,7 @@ export const errorShapeDefects = (error: unknown, catalog: ErrorFieldCatalog): R
   if (fields === undefined) return []
   const defects: Array<string> = []
   for (const [field, need] of Object.entries(fields)) {
-    const defect = defectOf((error as Readonly<Record<string, unknown>>)[field], need)
+    const defect = defectOf(error, (error as Readonly<Record<string, unknown>>)[field], need)
     if (defect !== undefined) defects.push(`${field}: ${defect}`)
   }
   return defects

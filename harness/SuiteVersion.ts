@@ -62,8 +62,12 @@
  * per-call configuration field invalid over a captured one (R1; a configuration that is a call's only
  * invalid input now cites R1 alone), and compares the clock-scheduled records a clocks sweep hands the
  * journal with the pending clocks it must re-announce (C12).
+ * 0.18.0 checks each hook point an implementation reaches against its subject's declared ones (an
+ * undeclared name ends the property in an error, `HookVocabulary.ts`), and compares the fields upstream's
+ * errors carry beside their tags (`ErrorShape.ts`: alarms' causes, operations and storage ids, the
+ * messages of the two classes whose bodies seed 000 shows; content's `maxBytes`).
  */
-export const SUITE_VERSION = "0.17.0"
+export const SUITE_VERSION = "0.18.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

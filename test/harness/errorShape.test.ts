@@ -7,6 +7,11 @@ import { describe, expect, it } from "vitest"
 import { type ErrorFieldCatalog, errorShapeDefects, namedWithDefects } from "../../harness/ErrorShape.ts"
 
 class StorageFailed extends Data.TaggedError("StorageFailed")<{ readonly operation?: unknown; readonly cause?: unknown }> {}
+class Invalid extends Data.TaggedError("Invalid")<{ readonly cause?: unknown; readonly text: string }> {
+  override get message(): string {
+    return this.text
+  }
+}
 class Explained extends Data.TaggedError("Explained")<{ readonly text: string }> {
   override get message(): string {
     return this.text
@@ -15,7 +20,8 @@ class Explained extends Data.TaggedError("Explained")<{ readonly text: string }>
 
 const catalog: ErrorFieldCatalog = {
   StorageFailed: { operation: "text", cause: "present" },
-  Explained: { message: "text" }
+  Explained: { message: "text" },
+  Invalid: { cause: "explained", message: "quotesCause" }
 }
 
 describe("error shape", () => {
@@ -39,6 +45,16 @@ describe("error shape", () => {
     expect(errorShapeDefects("StorageFailed", catalog)).toEqual([])
     expect(errorShapeDefects(null, catalog)).toEqual([])
     expect(errorShapeDefects({ _tag: "toString" }, catalog)).toEqual([])
+  })
+
+  it("an explained cause says something, and a message quoting its cause contains the cause's words", () => {
+    const cause = new Error("limit must be a positive safe integer, got 0")
+    expect(errorShapeDefects(new Invalid({ cause, text: `Invalid options: ${cause.message}. Pass a positive limit.` }), catalog)).toEqual([])
+    expect(errorShapeDefects(new Invalid({ cause: "limit is 0", text: "Invalid options: limit is 0" }), catalog)).toEqual([])
+    expect(errorShapeDefects(new Invalid({ cause, text: "Invalid options. Pass a positive limit." }), catalog))
+      .toEqual(["message: does not say its cause's message"])
+    expect(errorShapeDefects(new Invalid({ cause: new Error(""), text: "Invalid options" }), catalog)).toEqual(["cause: says nothing (no message)"])
+    expect(errorShapeDefects(new Invalid({ cause: 42, text: "Invalid options" }), catalog)).toEqual(["cause: says nothing (no message)"])
   })
 
   it("namedWithDefects appends the defects to the model's name only when there are any", () => {
