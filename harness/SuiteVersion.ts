@@ -65,7 +65,9 @@
  * 0.18.0 checks each hook point an implementation reaches against its subject's declared ones (an
  * undeclared name ends the property in an error, `HookVocabulary.ts`), and compares the fields upstream's
  * errors carry beside their tags (`ErrorShape.ts`: alarms' causes, operations and storage ids, the
- * messages of the two classes whose bodies seed 000 shows; content's `maxBytes`).
+ * messages of the two classes whose bodies seed 000 shows; content's `maxBytes`). Alarms appends a
+ * `misusedHandle` unit (each of R5's mutation and misuse pairs) and checks each misused call's outcome
+ * under R5 before the transaction's whole result.
  */
 export const SUITE_VERSION = "0.18.0"
 

@@ -38,6 +38,13 @@
  *   the same field, so a service whose captured defaults won was caught only through the outcomes the
  *   wrong values changed, under the dispatch requirements.
  *
+ * - `misusedHandle`: an external transaction schedules an alarm, then misuses its handle once with one
+ *   of the three mutations (`scheduleAlarm`, `scheduleAlarmEarlier`, `cancelAlarm`), from a forked fiber
+ *   or through the handle escaped after the transaction (R5: `StorageOperationError`, nothing of the
+ *   misuse written, the transaction's own schedule kept). Elsewhere a misuse was one draw in nine of a
+ *   transaction's mutations, spread over three kinds and two misuses, so at the gate's budget some
+ *   pairs (a forked `scheduleAlarmEarlier`) never occurred.
+ *
  * Left out because the reference leaves the outcome open: a `runAt` that is not a `DateTime` (R8 does
  * not validate it), an unknown `mode` carrying a `retryFailedAfter` (R24 does not say whether such an
  * object has an "own" delay), and a `null` or non-object ref given to `cancelAlarm` or
@@ -47,7 +54,7 @@
  */
 import * as fc from "fast-check"
 import { MIN_RETRY_DELAY_MS, PARKED_RETRY_DELAY_MS, type ResolvedScheduleConfiguration, retryDelayMs, type ScheduleConfigurationInput } from "../../models/alarms/index.ts"
-import type { Command, HandlerEntrySpec, HandlerScriptSpec, InputSpec, RefSpec } from "./scenario.ts"
+import type { Command, HandlerEntrySpec, HandlerScriptSpec, InputSpec, MutationSpec, RefSpec, TransactionMutationSpec } from "./scenario.ts"
 import { IDS, TAGS } from "./scenario.ts"
 
 const DAY_MS = 86_400_000
@@ -370,6 +377,36 @@ export const overlayPrecedenceCommands = (draw: OverlayPrecedenceDraw, tag: stri
     { op: "restart", reason: "restart" },
     { op: "configure", configuration: INVALID_OVERLAY[draw.field] },
     { op: "schedule", input: { ...own, payload: "overlay", runInMs: 60_000 } },
+    { op: "status", ref: own }
+  ]
+}
+
+/** The drawn part of a `misusedHandle` unit. */
+export interface MisusedHandleDraw {
+  readonly id: string
+  readonly kind: MutationSpec["kind"]
+  readonly misuse: NonNullable<TransactionMutationSpec["misuse"]>
+}
+
+/** Draws of the `misusedHandle` unit: every (mutation, misuse) pair equally likely. */
+export const misusedHandleDraw: fc.Arbitrary<MisusedHandleDraw> = fc.record({
+  id: fc.constantFrom(...IDS),
+  kind: fc.constantFrom<MutationSpec["kind"]>("scheduleAlarm", "scheduleAlarmEarlier", "cancelAlarm"),
+  misuse: fc.constantFrom<MisusedHandleDraw["misuse"]>("forkedFiber", "afterTransaction")
+}, { noNullPrototype: true })
+
+/**
+ * The `misusedHandle` commands for tag `tag` (R5): one transaction that schedules the alarm and then
+ * misuses its handle with `draw.kind`, then the alarm's status (the transaction's own schedule stays,
+ * the misused mutation writes nothing and fails with `StorageOperationError`).
+ */
+export const misusedHandleCommands = (draw: MisusedHandleDraw, tag: string): ReadonlyArray<Command> => {
+  const own: RefSpec = { tag, id: draw.id }
+  const misused: MutationSpec = draw.kind === "cancelAlarm"
+    ? { kind: "cancelAlarm", ref: own }
+    : { kind: draw.kind, input: { ...own, payload: "misused", runInMs: 10_000 } }
+  return [
+    { op: "transaction", mutations: [{ kind: "scheduleAlarm", input: { ...own, payload: "kept", runInMs: 60_000 } }, { ...misused, misuse: draw.misuse }] },
     { op: "status", ref: own }
   ]
 }

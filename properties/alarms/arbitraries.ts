@@ -32,6 +32,8 @@ import {
   finalKnownTags,
   illTypedCommands,
   illTypedDraw,
+  misusedHandleCommands,
+  misusedHandleDraw,
   overlayPrecedenceCommands,
   overlayPrecedenceDraw,
   parkLostCommands,
@@ -749,6 +751,8 @@ const STATEMENT_FAULT_PERCENT = 40
 const EARLIER_BOUNDARY_PERCENT = 15
 /** Share (%) of scenarios ending with an `overlayPrecedence` unit (appended.ts): R1's overlay over a captured field of its own. */
 const OVERLAY_PRECEDENCE_PERCENT = 10
+/** Share (%) of scenarios ending with a `misusedHandle` unit (appended.ts): each of R5's six (mutation, misuse) pairs. */
+const MISUSED_HANDLE_PERCENT = 10
 
 /**
  * Scenarios of the given shape.
@@ -769,8 +773,9 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
     sometimes(retryFailedAfterDraw, RETRY_FAILED_AFTER_PERCENT),
     shape.faults ? sometimes(statementFaultDraws, STATEMENT_FAULT_PERCENT) : fc.constant(undefined),
     sometimes(earlierBoundaryDraw, EARLIER_BOUNDARY_PERCENT),
-    sometimes(overlayPrecedenceDraw, OVERLAY_PRECEDENCE_PERCENT)
-  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults, earlierBoundary, overlay]) => {
+    sometimes(overlayPrecedenceDraw, OVERLAY_PRECEDENCE_PERCENT),
+    sometimes(misusedHandleDraw, MISUSED_HANDLE_PERCENT)
+  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults, earlierBoundary, overlay, misusedHandle]) => {
     const commands = chunks.flat()
     const known = finalKnownTags(knownTags, commands)
     return {
@@ -785,7 +790,8 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
         ...(retryFailedAfter === undefined ? [] : retryFailedAfterCommands(retryFailedAfter, declaredTag(known, retryFailedAfter.id))),
         ...(statementFaults === undefined ? [] : statementFaultCommands(statementFaults, (ref) => declaredTag(known, ref.id))),
         ...(earlierBoundary === undefined ? [] : earlierBoundaryCommands(earlierBoundary, declaredTag(known, earlierBoundary.id))),
-        ...(overlay === undefined ? [] : overlayPrecedenceCommands(overlay, declaredTag(known, overlay.id)))
+        ...(overlay === undefined ? [] : overlayPrecedenceCommands(overlay, declaredTag(known, overlay.id))),
+        ...(misusedHandle === undefined ? [] : misusedHandleCommands(misusedHandle, declaredTag(known, misusedHandle.id)))
       ]
     }
   })

@@ -366,6 +366,33 @@ const parkedChecks = (c: StepComparison): ReadonlyArray<Check> => {
   return checks
 }
 
+/** The `mutations` list of a successful transaction's result, or [] (any other shape). */
+const mutationOutcomes = (result: Json): ReadonlyArray<Json> => {
+  const value = tagOf(result) === "Success" ? (result as { readonly value?: Json }).value : undefined
+  const mutations = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as { readonly mutations?: Json }).mutations : undefined
+  return Array.isArray(mutations) ? mutations : []
+}
+
+/**
+ * Each misused handle call of a transaction that succeeded on both sides (R5: from a forked fiber, or
+ * through the handle after its transaction, the call fails with `StorageOperationError` and writes
+ * nothing), before the transaction's whole result, so a wrong misuse outcome names R5 and not the
+ * transaction's atomicity.
+ */
+const misusedHandleChecks = (c: StepComparison, expectedResult: Json): ReadonlyArray<Check> => {
+  if (c.command.op !== "transaction" || !bothSucceeded(c)) return []
+  const expected = mutationOutcomes(expectedResult)
+  const actual = mutationOutcomes(c.actualResult)
+  return c.command.mutations.flatMap((mutation, index): ReadonlyArray<Check> =>
+    mutation.misuse === undefined ? [] : [{
+      observable: `mutations[${index}] (handle used ${mutation.misuse === "forkedFiber" ? "from a forked fiber" : "after its transaction"})`,
+      expected: expected[index] ?? null,
+      actual: actual[index] ?? null,
+      rules: ["R5"],
+      why: "a transaction handle works only on the closure's own fiber while the closure runs; any other use fails with StorageOperationError"
+    }])
+}
+
 /**
  * Every check of one step, finest first.
  *
@@ -385,6 +412,7 @@ export const alarmsChecks = (c: StepComparison): ReadonlyArray<Check> => {
     reportShapeCheck(c, dispatch && succeeded),
     ...(dispatch && succeeded ? dispatchListChecks(c) : []),
     ...(dispatch ? forkedWriteChecks(c) : []),
+    ...misusedHandleChecks(c, result.expected),
     ...(dispatch && succeeded ? [] : [result]),
     ...statusChecks(c),
     ...contentChecks(c),
