@@ -166,7 +166,8 @@ export interface BoundaryOptions {
   /**
    * Whether a write outside any transaction counts, pauses and is faulted as a transaction of one
    * statement (`AutoCommittedWrites.ts`). Default true. Off, such a write passes unseen: no fault can
-   * strike it, so a subject turns it off only with a recorded reason.
+   * strike it, so a subject turns it off only with a recorded reason. Reads outside a transaction are
+   * seen either way (`readFails`).
    */
   readonly autoCommittedWrites?: boolean
 }
@@ -302,6 +303,9 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
       })
     )
 
+  /** A write outside any transaction the subject's model gives no meaning: it runs as usual, not counted, paused or faulted. */
+  const passUnseen: AutoCommittedWrite = () => Effect.void
+
   /** Counts a read outside any transaction and fails the one an armed `readFails` fault names, before it runs. */
   const readOutside: Effect.Effect<void, SqlError> = Effect.suspend(() => {
     if (state.fault?.phase !== "readFails") return Effect.void
@@ -327,15 +331,15 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
   const alarmWrite = <A>(operation: string, write: Effect.Effect<A, SqlError>): Effect.Effect<A, SqlError> =>
     Effect.suspend(() => (faultOf(state.started) === "setAlarmFails" ? Effect.fail(platformAlarmError(operation)) : write))
 
-  /** `operation` with its auto-committed writes handed to `autoCommitted`; `token` tells its statements from a nested run's. */
+  /** `operation` with its auto-committed writes handed to `autoCommitted` (unless turned off) and its reads outside a transaction to `readOutside`; `token` tells its statements from a nested run's. */
   const withAutoCommittedWrites = <A, E, R>(operation: Effect.Effect<A, E, R>, token: object): Effect.Effect<A, E, R> =>
-    options.autoCommittedWrites === false ? operation : withStatementFaults(
+    withStatementFaults(
       Effect.withFiber((fiber) => Effect.provideService(operation, ActiveBoundaries, new Map(fiber.getRef(ActiveBoundaries)).set(inner, token))),
       (outer) =>
         autoCommittedWriteTransformer({
           transactionService: inner.transactionService,
           owns: (fiber, client) => client === inner && fiber.getRef(ActiveBoundaries).get(inner) === token,
-          write: autoCommitted,
+          write: options.autoCommittedWrites === false ? passUnseen : autoCommitted,
           read: readOutside
         }, outer)
     )

@@ -2,7 +2,8 @@
  * Writes outside any transaction at the storage boundary, on every in-process adapter: SQL runs each as
  * a transaction of its own, so the boundary counts it, pauses before it and faults it as one, with no
  * help from the code under test (`harness/AutoCommittedWrites.ts`). Reads outside a transaction are not
- * counted; a nested boundary's writes are its own; a boundary built without it sees none of this.
+ * counted as transactions; a nested boundary's writes are its own; a boundary built without it sees
+ * none of its writes, but still its reads (`readFails`).
  */
 import { Cause, Effect, Exit } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -174,6 +175,18 @@ describe.each(NODE_ADAPTER_NAMES)("auto-committed writes at the storage boundary
         return { end: endOf(outcome), started: boundary.transactionsStarted(), rows: yield* f.rows }
       }))
     expect(result).toEqual({ end: "ok", started: 0, rows: [1] })
+  })
+
+  it("built with autoCommittedWrites off, a read outside any transaction is still counted and failed by readFails", async () => {
+    const result = await withFixture(adapters[name]!, (f) =>
+      Effect.gen(function*() {
+        const boundary = f.makeBoundary({ autoCommittedWrites: false })
+        const read = boundary.sql`SELECT v FROM t`
+        const outcome = yield* armedRun(boundary, { transaction: 1, phase: "readFails", statement: 2 }, Effect.andThen(insert(boundary, 1), Effect.andThen(read, read)))
+        return { end: endOf(outcome), reads: boundary.readsOutside(), rows: yield* f.rows }
+      }))
+    // The write passed unseen (it landed, uncounted), the second read failed before it ran.
+    expect(result).toEqual({ end: "ConnectionError", reads: { started: 2, failed: true }, rows: [1] })
   })
 })
 
