@@ -36,8 +36,9 @@ const defectOf = (error: object, value: unknown, need: FieldNeed): string | unde
   if (need === "explained") return explanationOf(value) === "" ? "says nothing (no message)" : undefined
   if (typeof value !== "string") return `not a string (${typeof value})`
   if (value === "") return "empty"
+  if (need !== "quotesCause") return undefined
   const cause = explanationOf((error as { readonly cause?: unknown }).cause)
-  return need === "quotesCause" && cause !== "" && !value.includes(cause) ? "does not say its cause's message" : undefined
+  return cause !== "" && !value.includes(cause) ? "does not say its cause's message" : undefined
 }
 
 /**

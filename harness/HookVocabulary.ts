@@ -58,16 +58,20 @@ const checkedProperty = (
   subject: string,
   property: PropertyDefinition<any>,
   declared: ReadonlyArray<string>
-): PropertyDefinition<any> => ({
-  ...property,
-  execute: (scenario, environment) =>
-    Effect.gen(function*() {
-      const state: HookVocabularyState = { declared: new Set(declared), undeclared: [] }
-      const trace = yield* Effect.provideService(property.execute(scenario, environment), HookVocabulary, state)
-      if (state.undeclared.length > 0) return yield* undeclaredHookError(subject, property.id, state.undeclared, declared)
-      return trace
-    })
-})
+): PropertyDefinition<any> => {
+  // Shared read-only by every scenario of the property; only the undeclared list is per scenario.
+  const declaredNames: ReadonlySet<string> = new Set(declared)
+  return {
+    ...property,
+    execute: (scenario, environment) =>
+      Effect.gen(function*() {
+        const state: HookVocabularyState = { declared: declaredNames, undeclared: [] }
+        const trace = yield* Effect.provideService(property.execute(scenario, environment), HookVocabulary, state)
+        if (state.undeclared.length > 0) return yield* undeclaredHookError(subject, property.id, state.undeclared, declared)
+        return trace
+      })
+  }
+}
 
 /**
  * `suite` with every property checking the hook points its implementation reaches against
