@@ -68,8 +68,11 @@
  * messages of the two classes whose bodies seed 000 shows; content's `maxBytes`). Alarms appends a
  * `misusedHandle` unit (each of R5's mutation and misuse pairs) and checks each misused call's outcome
  * under R5 before the transaction's whole result.
+ * 0.19.0 fails reads outside a transaction in alarms (an appended `readFault` unit in fault scenarios:
+ * a status and a dispatch each with one read failing, judged at every place the read may fall), and
+ * the storage boundary sees such reads even where it leaves auto-committed writes unseen.
  */
-export const SUITE_VERSION = "0.18.0"
+export const SUITE_VERSION = "0.19.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

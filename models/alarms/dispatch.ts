@@ -11,7 +11,7 @@ import type { HandlerScript, Mutation, OnFailureScript, ProcessOptions, HandlerS
 import { rescheduleFailed } from "./reschedule.ts"
 import type { AlarmEvent, DispatchResult, FailedDispatch, ForkedWriteOutcome, ModelError, ModelResult, ParkedReport } from "./results.ts"
 import { type DispatchRacer, makeRaceInterjection, type RacerOutcome } from "./race.ts"
-import { type ClosureOutcome, type Pass, reach, reportParked, runTransaction, type StepRun } from "./run.ts"
+import { type ClosureOutcome, type Pass, reach, readFailsHere, readFailure, reportParked, runTransaction, type StepRun } from "./run.ts"
 import { byWakeThenStorageId, decodePayload, readRow, type RowView } from "./state.ts"
 import { storageIdOf } from "./storageId.ts"
 import { resolveFailureDelay, resolveLimit } from "./validation.ts"
@@ -119,6 +119,11 @@ export const processDueAlarms = (
   optionsCheckedFirst = false
 ): DispatchOutcome => {
   const empty = { handledWhy: [], failedWhy: [], parkedWhy: [], selected: [], forkedWrites: [], forkedWhy: [] }
+  if (readFailsHere(run)) {
+    // Before anything else (a migration check, the select): an implementation may read before validating.
+    const stopped = readFailure(["R21"], "before any row was touched")
+    return { ...empty, result: failure(stopped.error), rules: stopped.rules, why: stopped.why }
+  }
   reachDispatchBoundaries(run, options)
   const resolved = resolveConfiguration(run.state.configuration)
   const problem = optionsProblem(options)
@@ -167,6 +172,10 @@ export const processDueAlarms = (
   let aborted: { readonly error: ModelError; readonly rules: ReadonlyArray<string>; readonly why: string } | null = null
 
   for (const snapshot of due) {
+    if (readFailsHere(run)) {
+      aborted = readFailure(["R22"], `before the re-read of ${snapshot.storageId}`)
+      break
+    }
     const current = readRow(run.state.rows, snapshot.storageId)
     if (current === undefined || current.revision !== snapshot.revision) {
       reach(run, "staleRowSkipped")
@@ -213,6 +222,10 @@ export const processDueAlarms = (
     }
     pass.active = false
     if (event !== null) interjection?.at("afterHandler")
+    if (readFailsHere(run)) {
+      aborted = readFailure(["R22"], `after the pass of ${snapshot.storageId}, before its row's transaction`)
+      break
+    }
     const label = snapshot.storageId
     if (succeeded && event !== null) {
       const ack = runTransaction(run, `acknowledge:${label}`, null, (draft) => ({ ok: true, value: acknowledge(run, draft, snapshot, configuration) }))
@@ -252,7 +265,10 @@ export const processDueAlarms = (
     })
     if (interjection !== undefined && handledFailure.ok) {
       interjection.at("afterFailureCommit")
-      reportParked(run, deferredReports, failurePass)
+      if (!reportParked(run, deferredReports, failurePass)) {
+        aborted = readFailure(["R27"], "after the failure write committed, before a park report's re-read")
+        break
+      }
     }
     if (!handledFailure.ok) {
       aborted = { error: handledFailure.error, rules: handledFailure.rules, why: handledFailure.why }
@@ -277,6 +293,7 @@ export const processDueAlarms = (
   let result: ModelResult
   let rules: ReadonlyArray<string>
   let why: string
+  if (aborted === null && readFailsHere(run)) aborted = readFailure(["R26"], "after the batch, before the final reconcile")
   if (aborted === null) {
     const final = runTransaction(run, "reconcile", null, () => ({ ok: true, value: null }))
     if (final.ok) {

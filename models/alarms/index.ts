@@ -134,7 +134,7 @@ export type {
   ForkedWriteOutcome
 } from "./results.ts"
 export { step, type StepOutcome, type Prediction } from "./step.ts"
-export { operationAlternatives } from "./alternatives.ts"
+export { operationAlternatives, struckReadAlternatives } from "./alternatives.ts"
 export { type DispatchRacePoint, type DispatchRacer, DISPATCH_RACE_POINTS, RACER_RULES, type RacerOutcome } from "./race.ts"
 export type { TransactionRecord } from "./run.ts"
 export { SITUATION_RULES, type Situation } from "./situations.ts"

@@ -54,13 +54,24 @@ export type TransactionMutation = Mutation & { readonly misuse?: "forkedFiber" |
  * it runs fewer than `statement`, its COMMIT is refused): as `commitRefused` for a transaction whose
  * closure succeeds; for one whose closure fails on its own, which error comes first depends on the
  * implementation's statement order, so the model voids the fault (`StepOutcome.faultVoided`) and the
- * harness does not inject it. The same shape as the harness's `StorageFault`.
+ * harness does not inject it. `readFails` (`transaction` unused): a read outside any transaction fails
+ * (a dropped connection): the operation stops there with `StorageOperationError` (reason
+ * `readFailed`), what committed before stays, no rebuild; where it struck is `readPoint`. The same
+ * shape as the harness's `StorageFault`.
  */
 export interface TransactionFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "lostReply" | "setAlarmFails" | "commitRefused" | "statementFails"
-  /** For `statementFails`: which outermost-level statement fails (the model needs no statement count). */
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "setAlarmFails" | "commitRefused" | "statementFails" | "readFails"
+  /**
+   * For `statementFails`: which outermost-level statement fails (the model needs no statement count);
+   * for `readFails`: the harness's count of the implementation's reads outside any transaction.
+   */
   readonly statement?: number
+  /**
+   * For `readFails`, the model's read point where the read failed (`run.ts`, `readFailsHere`), set
+   * once the harness saw the read fail; absent, the read never failed and the step is as without it.
+   */
+  readonly readPoint?: number
 }
 
 /** What a handler does during its pass: a standalone call, or an explicit transaction. */
@@ -125,7 +136,7 @@ export type Operation =
     readonly reporterFails?: boolean
   }
   | { readonly kind: "cancelAlarm"; readonly nowMs: number; readonly ref: AlarmRef; readonly fault?: TransactionFault }
-  | { readonly kind: "getAlarmStatus"; readonly ref: AlarmRef }
+  | { readonly kind: "getAlarmStatus"; readonly ref: AlarmRef; readonly fault?: TransactionFault }
   | {
     readonly kind: "transaction"
     readonly nowMs: number

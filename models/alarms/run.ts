@@ -85,6 +85,8 @@ export interface StepRun {
   faultVoided: boolean
   /** Why the fault is void, in words (undefined: the harness's words for a statement fault). */
   faultVoidedWhy: string | undefined
+  /** Read points passed so far (`readFailsHere`): places the operation may read outside any transaction. */
+  readPoints: number
 }
 
 /** Words of a `setAlarmFails` fault voided because the platform alarm already has the reconciled value. */
@@ -97,7 +99,31 @@ export const startRun = (
   nowMs: number,
   fault: TransactionFault | undefined,
   reporterFails: boolean
-): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map(), handlerCalls: [], staleSkipped: [], faultVoided: false, faultVoidedWhy: undefined })
+): StepRun => ({ state, nowMs, fault, reporterFails, transactions: [], reporterCalls: [], situations: new Set(), reportWhy: new Map(), ackIgnoringWrite: new Map(), handlerCalls: [], staleSkipped: [], faultVoided: false, faultVoidedWhy: undefined, readPoints: 0 })
+
+/**
+ * Passes a read point: a place where an implementation may read outside any transaction (before the
+ * operation's first step, before a row's re-read, between a handler and its row's transaction, before
+ * a park report's re-read, before the final reconcile). Whether the `readFails` fault failed the read
+ * here: its `readPoint` names the point (set by the property, which cannot know where an
+ * implementation's n-th read falls, so it weighs every point as an alternative, `harness/Alternatives.ts`).
+ */
+export const readFailsHere = (run: StepRun): boolean => {
+  run.readPoints++
+  const failed = run.fault?.phase === "readFails" && run.fault.readPoint === run.readPoints
+  if (failed) run.situations.add("faultReadFailed")
+  return failed
+}
+
+/**
+ * The failure of an operation whose read outside any transaction failed: nothing more of it runs,
+ * what committed before stays, and the caller sees a storage failure.
+ */
+export const readFailure = (
+  rules: ReadonlyArray<string>,
+  why: string
+): { readonly ok: false; readonly error: ModelError; readonly rules: ReadonlyArray<string>; readonly why: string } =>
+  failWith({ _tag: "StorageOperationError", reason: "readFailed" }, rules, `a read outside any transaction failed ${why}, so the operation stopped there with a storage failure`)
 
 /** Records that the step reached `situation`. */
 export const reach = (run: StepRun, situation: Situation): void => {
@@ -129,7 +155,8 @@ export const runTransaction = <A>(
   closure: (draft: TransactionDraft) => ClosureOutcome<A>
 ): ClosureOutcome<A> => {
   const ordinal = run.transactions.length + 1
-  const fault = run.fault !== undefined && run.fault.transaction === ordinal ? run.fault.phase : undefined
+  // A failed read strikes no transaction (`readFailsHere`).
+  const fault = run.fault !== undefined && run.fault.phase !== "readFails" && run.fault.transaction === ordinal ? run.fault.phase : undefined
   const before = run.state.platformAlarmMs
   if (fault === "inside") {
     run.transactions.push({ ordinal, label, outcome: "crashedInside", platformAlarmMs: before })
@@ -184,7 +211,9 @@ export const runTransaction = <A>(
     )
   }
   run.transactions.push({ ordinal, label, outcome: "committed", platformAlarmMs })
-  reportParked(run, draft.reports, pass)
+  if (!reportParked(run, draft.reports, pass)) {
+    return readFailure(["R27"], "after the commit, before a park report's re-read (the commit stays; this and later reports are not sent)")
+  }
   return outcome
 }
 
@@ -219,10 +248,12 @@ const refuseCommit = (
 /**
  * After commit (R27): for each queued id once, re-read; skip if gone, not parked or without retry_at
  * (E9); else a content-free report `{attempts, retryAt = max(run_at, retry_at)}` (E8) to the pass's
- * parked list and to the reporter (whose failure is swallowed).
+ * parked list and to the reporter (whose failure is swallowed). False when a re-read failed
+ * (`readFailsHere`): that report and the ones after it are not sent.
  */
-export const reportParked = (run: StepRun, storageIds: ReadonlyArray<string>, pass: Pass | null): void => {
+export const reportParked = (run: StepRun, storageIds: ReadonlyArray<string>, pass: Pass | null): boolean => {
   for (const storageId of new Set(storageIds)) {
+    if (readFailsHere(run)) return false
     const row = readRow(run.state.rows, storageId)
     if (row === undefined || !row.parked || row.retryAtMs === null) {
       run.situations.add("parkReportSkipped")
@@ -240,4 +271,5 @@ export const reportParked = (run: StepRun, storageIds: ReadonlyArray<string>, pa
     run.situations.add("parkReported")
     if (run.reporterFails) run.situations.add("reporterFailed")
   }
+  return true
 }

@@ -64,6 +64,8 @@ export const SITUATION_RULES = {
   commitRefusedRolledBack: ["R4", "R6"],
   statementFailedRolledBack: ["R4", "R6"],
   refusedParkNotReported: ["R27", "R4"],
+  // A read outside any transaction failed (harness `readFails`): a storage failure, never swallowed.
+  faultReadFailed: ["R21", "R22", "R27", "R28"],
   platformAlarmSet: ["R6"],
   platformAlarmDeleted: ["R6"],
   serviceRebuilt: ["R1"],

@@ -4,9 +4,10 @@
 import type { Json } from "../../harness/Property.ts"
 import { processDueAlarms } from "./dispatch.ts"
 import { applyMutation } from "./mutation.ts"
-import type { Operation, TransactionMutation } from "./operations.ts"
+import type { Operation, TransactionFault, TransactionMutation } from "./operations.ts"
 import type { AlarmStatus, ForkedWriteOutcome, ModelResult, MutationResult } from "./results.ts"
-import { type ClosureOutcome, CrashSignal, reach, runTransaction, startRun, type StepRun, type TransactionRecord } from "./run.ts"
+import { MAX_ALTERNATIVES } from "../../harness/Alternatives.ts"
+import { type ClosureOutcome, CrashSignal, reach, readFailsHere, readFailure, runTransaction, startRun, type StepRun, type TransactionRecord } from "./run.ts"
 import type { Situation } from "./situations.ts"
 import { type ModelState, type ReporterCall, byWakeThenStorageId } from "./state.ts"
 import { statusOf } from "./status.ts"
@@ -52,6 +53,11 @@ export interface StepOutcome {
   readonly faultVoided: boolean
   /** Why, when not the harness's words for a statement fault (`VOIDED_FAULT_WORDS`). */
   readonly faultVoidedWhy: string | undefined
+  /**
+   * Read points the step passed (`run.ts`, `readFailsHere`): where a `readFails` fault that struck may
+   * have struck, each an alternative the property weighs (1 to `readPoints`).
+   */
+  readonly readPoints: number
 }
 
 const json = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json
@@ -139,6 +145,11 @@ const stripMisuse = (mutation: TransactionMutation) => {
 }
 
 const getStatus = (run: StepRun, operation: Extract<Operation, { kind: "getAlarmStatus" }>): Decided => {
+  if (readFailsHere(run)) {
+    // Anywhere in the call (a migration check, the row read): nothing else happens.
+    const stopped = readFailure(["R28"], "while reading the status")
+    return decided({ _tag: "Failure", error: stopped.error }, stopped.rules, stopped.why)
+  }
   const refIssue = refProblem(operation.ref)
   if (refIssue !== null) {
     reach(run, "invalidRefRejected")
@@ -270,8 +281,17 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
     ackIgnoringWrite: Object.fromEntries(run.ackIgnoringWrite),
     handlerCalls: [...run.handlerCalls],
     staleSkipped: [...run.staleSkipped],
-    faultVoided: run.faultVoided,
-    faultVoidedWhy: run.faultVoidedWhy
+    ...voidedUnlessJudgeable(run, fault),
+    readPoints: run.readPoints
   }
 }
+
+/**
+ * The run's own voiding, and a `readFails` fault's when the step passes more read points than the
+ * property can weigh as alternatives (`MAX_ALTERNATIVES`): the harness then does not inject it.
+ */
+const voidedUnlessJudgeable = (run: StepRun, fault: TransactionFault | undefined) =>
+  fault?.phase === "readFails" && fault.readPoint === undefined && run.readPoints > MAX_ALTERNATIVES
+    ? { faultVoided: true, faultVoidedWhy: `not injected: this call passes ${run.readPoints} places where a read outside a transaction may fail, more than the ${MAX_ALTERNATIVES} alternatives a step weighs` }
+    : { faultVoided: run.faultVoided, faultVoidedWhy: run.faultVoidedWhy }
 

@@ -45,6 +45,13 @@
  *   transaction's mutations, spread over three kinds and two misuses, so at the gate's budget some
  *   pairs (a forked `scheduleAlarmEarlier`) never occurred.
  *
+ * - `readFault` (fault scenarios only): one to three alarms due now, some with failing handlers (with
+ *   budget 1, a failure parks and queues a park report), then the first alarm's status and a dispatch,
+ *   each with its n-th read outside any transaction failing (`readFails`: a dropped connection). Each must
+ *   fail with `StorageOperationError`, keeping what committed before (R21, R22, R27, R28): a read
+ *   error swallowed as "no row" or "nothing due" returns success instead. The swarm's faults strike
+ *   transactions only, and these reads run in none.
+ *
  * Left out because the reference leaves the outcome open: a `runAt` that is not a `DateTime` (R8 does
  * not validate it), an unknown `mode` carrying a `retryFailedAfter` (R24 does not say whether such an
  * object has an "own" delay), and a `null` or non-object ref given to `cancelAlarm` or
@@ -408,6 +415,61 @@ export const misusedHandleCommands = (draw: MisusedHandleDraw, tag: string): Rea
   return [
     { op: "transaction", mutations: [{ kind: "scheduleAlarm", input: { ...own, payload: "kept", runInMs: 60_000 } }, { ...misused, misuse: draw.misuse }] },
     { op: "status", ref: own }
+  ]
+}
+
+/** One alarm of a `readFault` unit: its id, and whether its handler fails. */
+export interface ReadFaultAlarm {
+  readonly id: string
+  readonly fails: boolean
+}
+
+/** The drawn part of a `readFault` unit. */
+export interface ReadFaultDraw {
+  /** The alarms the unit schedules due now, in dispatch order (distinct ids). */
+  readonly alarms: ReadonlyArray<ReadFaultAlarm>
+  /** Budget 1, so a failure parks and its transaction queues a park report to re-read (R18, R27). */
+  readonly parks: boolean
+  /** Which of the status call's reads outside a transaction fails (1-based, as the harness counts them). */
+  readonly statusRead: number
+  /** Which of the dispatch's reads outside a transaction fails. */
+  readonly dispatchRead: number
+}
+
+/**
+ * Which read fails: the first three (where every implementation reads: a migration check, the select,
+ * the first row) as often as the five after them (rows and park reports).
+ */
+const readOrdinal: fc.Arbitrary<number> = fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 4, max: 8 }))
+
+/** Draws of the `readFault` unit. */
+export const readFaultDraw: fc.Arbitrary<ReadFaultDraw> = fc.record({
+  alarms: fc.uniqueArray(fc.record({ id: fc.constantFrom(...IDS), fails: fc.boolean() }, { noNullPrototype: true }), { minLength: 1, maxLength: 3, selector: (alarm) => alarm.id }),
+  parks: fc.boolean(),
+  // The shipped scheduler reads twice for a status (the migration check, the row); a third read strikes none of it.
+  statusRead: fc.integer({ min: 1, max: 3 }),
+  dispatchRead: readOrdinal
+}, { noNullPrototype: true })
+
+/**
+ * The `readFault` commands, each alarm's tag from `tagOf` (a declared one): the whole configuration
+ * (budget 1 when the draw parks), the alarms due 1 s apart in the past (so their dispatch order is
+ * theirs), the first alarm's status with a failed read, the dispatch with a failed read, then every
+ * alarm's status.
+ */
+export const readFaultCommands = (draw: ReadFaultDraw, tagOf: (id: string) => string): ReadonlyArray<Command> => {
+  const refs: ReadonlyArray<RefSpec> = draw.alarms.map((alarm) => ({ tag: tagOf(alarm.id), id: alarm.id }))
+  const schedules: ReadonlyArray<Command> = refs.map((ref, index) => ({ op: "schedule", input: { ...ref, payload: null, runInMs: (index - refs.length) * 1_000 } }))
+  return [
+    { op: "configure", configuration: { ...UNIT_CONFIGURATION, unchangedAttemptBudget: draw.parks ? 1 : UNIT_CONFIGURATION.unchangedAttemptBudget } },
+    ...schedules,
+    { op: "status", ref: refs[0]!, fault: { transaction: 1, phase: "readFails", statement: draw.statusRead } },
+    {
+      op: "dispatch",
+      handlers: refs.map((ref, index) => ({ ...ref, script: draw.alarms[index]!.fails ? { outcome: "fail" } : {} })),
+      fault: { transaction: 1, phase: "readFails", statement: draw.dispatchRead }
+    },
+    ...refs.map((ref): Command => ({ op: "status", ref }))
   ]
 }
 

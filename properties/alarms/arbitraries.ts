@@ -34,6 +34,8 @@ import {
   illTypedDraw,
   misusedHandleCommands,
   misusedHandleDraw,
+  readFaultCommands,
+  readFaultDraw,
   overlayPrecedenceCommands,
   overlayPrecedenceDraw,
   parkLostCommands,
@@ -753,6 +755,8 @@ const EARLIER_BOUNDARY_PERCENT = 15
 const OVERLAY_PRECEDENCE_PERCENT = 10
 /** Share (%) of scenarios ending with a `misusedHandle` unit (appended.ts): each of R5's six (mutation, misuse) pairs. */
 const MISUSED_HANDLE_PERCENT = 10
+/** Share (%) of fault scenarios ending with a `readFault` unit (appended.ts): no other draw fails a read outside a transaction. */
+const READ_FAULT_PERCENT = 45
 
 /**
  * Scenarios of the given shape.
@@ -774,8 +778,9 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
     shape.faults ? sometimes(statementFaultDraws, STATEMENT_FAULT_PERCENT) : fc.constant(undefined),
     sometimes(earlierBoundaryDraw, EARLIER_BOUNDARY_PERCENT),
     sometimes(overlayPrecedenceDraw, OVERLAY_PRECEDENCE_PERCENT),
-    sometimes(misusedHandleDraw, MISUSED_HANDLE_PERCENT)
-  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults, earlierBoundary, overlay, misusedHandle]) => {
+    sometimes(misusedHandleDraw, MISUSED_HANDLE_PERCENT),
+    shape.faults ? sometimes(readFaultDraw, READ_FAULT_PERCENT) : fc.constant(undefined)
+  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults, earlierBoundary, overlay, misusedHandle, readFault]) => {
     const commands = chunks.flat()
     const known = finalKnownTags(knownTags, commands)
     return {
@@ -791,7 +796,8 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
         ...(statementFaults === undefined ? [] : statementFaultCommands(statementFaults, (ref) => declaredTag(known, ref.id))),
         ...(earlierBoundary === undefined ? [] : earlierBoundaryCommands(earlierBoundary, declaredTag(known, earlierBoundary.id))),
         ...(overlay === undefined ? [] : overlayPrecedenceCommands(overlay, declaredTag(known, overlay.id))),
-        ...(misusedHandle === undefined ? [] : misusedHandleCommands(misusedHandle, declaredTag(known, misusedHandle.id)))
+        ...(misusedHandle === undefined ? [] : misusedHandleCommands(misusedHandle, declaredTag(known, misusedHandle.id))),
+        ...(readFault === undefined ? [] : readFaultCommands(readFault, (id) => declaredTag(known, id)))
       ]
     }
   })

@@ -41,7 +41,7 @@ export const modelOperation = (command: Command, atMs: number): Operation | null
     case "cancel":
       return { kind: "cancelAlarm", nowMs: atMs, ref: plainRef(command.ref), ...(command.fault === undefined ? {} : { fault: command.fault }) }
     case "status":
-      return { kind: "getAlarmStatus", ref: plainRef(command.ref) }
+      return { kind: "getAlarmStatus", ref: plainRef(command.ref), ...(command.fault === undefined ? {} : { fault: command.fault }) }
     case "transaction":
       return {
         kind: "transaction",
@@ -144,9 +144,13 @@ export const nextWakeAfter = (model: ModelState, atMs: number): number | null =>
 }
 
 /** The fault of a command in words, using the model's transaction labels. */
-export const faultWords = (command: Command, outcome: StepOutcome | null): string | undefined => {
+export const faultWords = (command: Command, outcome: StepOutcome | null, readStruck = false): string | undefined => {
   const words: Array<string> = []
-  if ("fault" in command && command.fault !== undefined) {
+  if ("fault" in command && command.fault?.phase === "readFails") {
+    // A read strikes no transaction: it was reached when the harness saw it fail.
+    words.push(describeStorageFault(command.fault, undefined, readStruck))
+    if (outcome?.faultVoided === true) words.push(outcome.faultVoidedWhy ?? VOIDED_FAULT_WORDS)
+  } else if ("fault" in command && command.fault !== undefined) {
     const label = outcome?.transactions[command.fault.transaction - 1]?.label
     words.push(describeStorageFault(command.fault, label, label !== undefined))
     if (outcome?.faultVoided === true) words.push(outcome.faultVoidedWhy ?? VOIDED_FAULT_WORDS)

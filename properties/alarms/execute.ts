@@ -13,7 +13,7 @@ import { type Check, type ExecutedStep, jsonEqual, runModelBased, toJson } from 
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
-import { alarmsModel, type ModelState, type Operation, operationAlternatives } from "../../models/alarms/index.ts"
+import { alarmsModel, type ModelState, type Operation, operationAlternatives, struckReadAlternatives } from "../../models/alarms/index.ts"
 import { ALARMS_SPAN_RULE, alarmsAttributor } from "../../spec/alarms.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { VALID_REFS } from "./arbitraries.ts"
@@ -186,6 +186,8 @@ export const executeAlarms = (
         const canonical = alarmsModel.step(model, operation)
         // A fault the model voids (statement order, or a platform alarm write an implementation may skip) is not injected.
         const called = yield* session.call(canonical.faultVoided ? withoutStorageFault(command) : command, atMs)
+        // Read before `observe` re-arms the boundary: whether a `readFails` fault failed one of the call's reads.
+        const readStruck = "fault" in command && command.fault?.phase === "readFails" && !canonical.faultVoided && session.boundary.readsOutside().failed
         // The rows observed are named by the canonical prediction; an alternative differs only in what it reports.
         const canonicalStatuses = modelStatuses(canonical.state)
         const observed = yield* session.observe(apiRefsOf(command, before, canonicalStatuses, index))
@@ -195,14 +197,15 @@ export const executeAlarms = (
           const comparison = { command, outcome, model: outcome.state, actualResult: called.result, visits: called.visits, forkedOutcomes: called.forkedOutcomes, observed, modelStatuses: statuses, reporterCalls: called.reporterCalls, lastTouch }
           return { outcome, statuses, checks: [...alarmsChecks(comparison)] }
         }
-        const { outcome, statuses, checks } = firstConsistent(operationAlternatives(modelBefore, operation), judge)
+        const alternatives = readStruck ? struckReadAlternatives(operation, canonical.readPoints) : operationAlternatives(modelBefore, operation)
+        const { outcome, statuses, checks } = firstConsistent(alternatives, judge)
         model = outcome.state
         const expectedResult = withoutReasons(toJson(outcome.result))
         const reporterPrediction = outcome.predictions.find((prediction) => prediction.observable === "reporterCalls")!
         const spans = alarmSpanCheck(command, called.typed, called.result, called.spans)
         if (spans !== undefined) checks.push(spans)
         for (const ref of touchedRefs(command)) lastTouch.set(refKey(ref), { rules: outcome.rules, why: outcome.why, stepIndex: index })
-        const fault = faultWords(command, outcome)
+        const fault = faultWords(command, outcome, readStruck)
         const executed: ExecutedStep = {
           record: {
             operation: operation.kind,

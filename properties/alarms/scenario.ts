@@ -83,7 +83,8 @@ export type Command =
     readonly reporterFails?: boolean
   }
   | { readonly op: "cancel"; readonly ref: RefSpec; readonly fault?: TransactionFault }
-  | { readonly op: "status"; readonly ref: RefSpec }
+  /** `fault`: only `readFails` (the appended `readFault` unit): a read of the call fails. */
+  | { readonly op: "status"; readonly ref: RefSpec; readonly fault?: TransactionFault }
   | {
     readonly op: "transaction"
     readonly mutations: ReadonlyArray<TransactionMutationSpec>

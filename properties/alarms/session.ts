@@ -153,7 +153,9 @@ const callOf = (
  * shipped scheduler) migrate the tables (R3) outside any transaction at the start of `processDueAlarms`
  * and `getAlarmStatus`, and its backfill is such a write; R3 says only that the migration is atomic
  * when run in a transaction, so the model gives a fault striking that backfill no meaning yet. The cost:
- * a scheduler that ran its dispatch writes auto-committed would meet no storage fault there.
+ * a scheduler that ran its dispatch writes auto-committed would meet no storage fault there. Reads
+ * outside a transaction are still seen, so a `readFails` fault can fail one (the appended `readFault`
+ * unit, `appended.ts`).
  */
 export const ALARMS_BOUNDARY: BoundaryOptions = { autoCommittedWrites: false }
 
