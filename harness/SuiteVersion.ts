@@ -70,7 +70,9 @@
  * under R5 before the transaction's whole result.
  * 0.19.0 fails reads outside a transaction in alarms (an appended `readFault` unit in fault scenarios:
  * a status and a dispatch each with one read failing, judged at every place the read may fall), and
- * the storage boundary sees such reads even where it leaves auto-committed writes unseen.
+ * the storage boundary sees such reads even where it leaves auto-committed writes unseen. Alarms also
+ * appends a `narrowedSchema` unit: a redeploy narrowing a tag's payload schema to numbers over a row
+ * stored before (R29's decode failure of a declared tag).
  */
 export const SUITE_VERSION = "0.19.0"
 

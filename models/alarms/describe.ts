@@ -44,7 +44,11 @@ export const describeOperation = (operation: Operation): string => {
     case "configure":
       return `configure ${JSON.stringify(operation.configuration)}`
     case "rebuildService":
-      return operation.knownTags === undefined ? "rebuildService" : `rebuildService with typed definitions ${operation.knownTags === null ? "none" : `[${operation.knownTags.join(", ")}]`}`
+      return operation.knownTags === undefined
+        ? "rebuildService"
+        : `rebuildService with typed definitions ${operation.knownTags === null ? "none" : `[${operation.knownTags.join(", ")}]`}${
+          (operation.numberTags ?? []).length === 0 ? "" : ` (numbers only: ${operation.numberTags!.join(", ")})`
+        }`
   }
 }
 

@@ -207,6 +207,11 @@ export const processDueAlarms = (
       failureRules = ["R29"]
       failureWhy = "the stored tag has no typed definition, which is a handler failure"
       causeTag = DECODE_FAILURE_TAG
+    } else if (run.state.knownTags !== null && run.state.numberTags.includes(snapshot.tag) && typeof event.payload !== "number") {
+      reach(run, "narrowedPayloadFailed")
+      failureRules = ["R29"]
+      failureWhy = "the stored payload does not decode with its tag's schema (numbers only), which is a handler failure"
+      causeTag = DECODE_FAILURE_TAG
     } else {
       run.handlerCalls.push(snapshot.storageId)
       const writeFailure = runHandlerWrites(run, pass, script)

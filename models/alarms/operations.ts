@@ -169,7 +169,12 @@ export type Operation =
    * `knownTags` (a deploy with other typed definitions, R29): the tags the rebuilt process declares,
    * null for the untyped scheduler; absent: unchanged.
    */
-  | { readonly kind: "rebuildService"; readonly knownTags?: ReadonlyArray<string> | null }
+  | {
+    readonly kind: "rebuildService"
+    readonly knownTags?: ReadonlyArray<string> | null
+    /** With `knownTags`: those of them whose payload schema takes numbers only (default none). */
+    readonly numberTags?: ReadonlyArray<string>
+  }
 
 /** The `processDueAlarms` operation. */
 export type ProcessDueAlarmsOperation = Extract<Operation, { readonly kind: "processDueAlarms" }>

@@ -39,6 +39,9 @@ export const SITUATION_RULES = {
   legacyRowFired: ["R3"],
   undecodablePayloadFailed: ["R22", "R29"],
   unknownStoredTagFailed: ["R29"],
+  // A tag redeployed with a narrower payload schema (numbers only) over rows stored before.
+  narrowedPayloadFailed: ["R29"],
+  narrowedPayloadRejected: ["R29", "R8"],
   oneShotAcknowledged: ["R23"],
   repeatAcknowledged: ["R23", "H2"],
   repeatNoCatchUp: ["R23", "H2"],

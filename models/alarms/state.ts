@@ -62,6 +62,11 @@ export interface ModelState {
   readonly reporterLog: ReadonlyArray<ReporterCall>
   /** Tags of the typed alarm definitions (R29), or null when the untyped scheduler is used. */
   readonly knownTags: ReadonlyArray<string> | null
+  /**
+   * Known tags whose payload schema takes numbers only (every other known tag takes any JSON value):
+   * a schedule of another payload is refused, a stored row of another payload fails to decode (R29).
+   */
+  readonly numberTags: ReadonlyArray<string>
   /** Why rows that no longer exist were removed (cancel, acknowledgement), for explanations. */
   readonly forgotten: Readonly<Record<string, Provenance>>
 }
@@ -213,6 +218,7 @@ export const init = (options: InitOptions = {}): ModelState => {
     nextRevision: 1,
     reporterLog: [],
     knownTags: options.knownTags ?? null,
+    numberTags: [],
     forgotten: {}
   }
 }

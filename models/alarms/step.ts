@@ -237,7 +237,10 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
         run.state = {
           ...run.state,
           configuration: { captured: run.state.configuration.ambient, ambient: run.state.configuration.ambient },
-          ...(operation.knownTags === undefined ? {} : { knownTags: operation.knownTags === null ? null : [...operation.knownTags] })
+          ...(operation.knownTags === undefined ? {} : {
+            knownTags: operation.knownTags === null ? null : [...operation.knownTags],
+            numberTags: operation.knownTags === null ? [] : (operation.numberTags ?? []).filter((tag) => operation.knownTags!.includes(tag))
+          })
         }
         reach(run, "serviceRebuilt")
         outcome = decided({ _tag: "Success", value: null }, ["R1"], "the service was rebuilt: defaults recaptured, storage unchanged")

@@ -1,7 +1,7 @@
 /**
  * The typed definitions' own checks (R29), which run before the untyped handle sees a mutation: an
  * undeclared tag is `InvalidAlarmRefError`; a schedule whose payload does not encode with its tag's
- * schema is `InvalidAlarmPayloadError`. Both precede every other check, including the handle's
+ * schema (not JSON, or not a number for a tag that takes numbers only) is `InvalidAlarmPayloadError`. Both precede every other check, including the handle's
  * confinement (R5), because the typed wrapper runs them before it calls the handle.
  */
 import type { Mutation } from "./operations.ts"
@@ -16,6 +16,14 @@ export const typedDefinitionProblem = (run: StepRun, mutation: Mutation): Extrac
   if (!knownTags.includes(tag)) {
     reach(run, "unknownTagRejected")
     return failWith({ _tag: "InvalidAlarmRefError", reason: `unknown alarm tag "${tag}"` }, ["R29"], "the typed definitions do not know this tag")
+  }
+  if (mutation.kind !== "cancelAlarm" && run.state.numberTags.includes(tag) && !isUnencodablePayload(mutation.input.payload) && typeof mutation.input.payload !== "number") {
+    reach(run, "narrowedPayloadRejected")
+    return failWith(
+      { _tag: "InvalidAlarmPayloadError", reason: "payload is not a number, as the tag's schema requires" },
+      ["R29", "R8"],
+      "the tag's schema takes numbers only, and typed definitions encode the payload before every other check"
+    )
   }
   if (mutation.kind !== "cancelAlarm" && isUnencodablePayload(mutation.input.payload)) {
     reach(run, "invalidPayloadRejected")

@@ -52,6 +52,12 @@
  *   error swallowed as "no row" or "nothing due" returns success instead. The swarm's faults strike
  *   transactions only, and these reads run in none.
  *
+ * - `narrowedSchema`: an alarm stored with a payload that is not a number, then a redeploy whose typed
+ *   definitions narrow its tag's payload schema to numbers, maybe a schedule of the same tag with a
+ *   number (accepted) or not (refused, `InvalidAlarmPayloadError`), then a dispatch: the stored row
+ *   no longer decodes, a handler failure (R29: `StoredAlarmDecodeError`, backoff applies). Elsewhere
+ *   every declared tag takes any JSON value, so only an unknown tag took R29's decode path.
+ *
  * Left out because the reference leaves the outcome open: a `runAt` that is not a `DateTime` (R8 does
  * not validate it), an unknown `mode` carrying a `retryFailedAfter` (R24 does not say whether such an
  * object has an "own" delay), and a `null` or non-object ref given to `cancelAlarm` or
@@ -60,6 +66,7 @@
  * `onFailure` returning `null` is drawn by `arbitraries.ts` already (`returnsNull`).
  */
 import * as fc from "fast-check"
+import type { Json } from "../../harness/Property.ts"
 import { MIN_RETRY_DELAY_MS, PARKED_RETRY_DELAY_MS, type ResolvedScheduleConfiguration, retryDelayMs, type ScheduleConfigurationInput } from "../../models/alarms/index.ts"
 import type { Command, HandlerEntrySpec, HandlerScriptSpec, InputSpec, MutationSpec, RefSpec, TransactionMutationSpec } from "./scenario.ts"
 import { IDS, TAGS } from "./scenario.ts"
@@ -470,6 +477,46 @@ export const readFaultCommands = (draw: ReadFaultDraw, tagOf: (id: string) => st
       fault: { transaction: 1, phase: "readFails", statement: draw.dispatchRead }
     },
     ...refs.map((ref): Command => ({ op: "status", ref }))
+  ]
+}
+
+/** What a `narrowedSchema` unit schedules after the redeploy: nothing, a number, or a payload that is not one. */
+export type NarrowedLater = "none" | "number" | "notNumber"
+
+/** The drawn part of a `narrowedSchema` unit. */
+export interface NarrowedSchemaDraw {
+  readonly id: string
+  /** The payload stored before the redeploy: any JSON value but a number. */
+  readonly storedPayload: Json
+  readonly later: NarrowedLater
+}
+
+/** Draws of the `narrowedSchema` unit. */
+export const narrowedSchemaDraw: fc.Arbitrary<NarrowedSchemaDraw> = fc.record({
+  id: fc.constantFrom(...IDS),
+  storedPayload: fc.constantFrom<Json>("7", { count: 7 }, [7], true, null),
+  // Shrinks toward no later schedule; a refused one is drawn twice as often as an accepted one.
+  later: fc.constantFrom<NarrowedLater>("none", "notNumber", "number", "notNumber")
+}, { noNullPrototype: true })
+
+/**
+ * The `narrowedSchema` commands for tag `tag` (a declared one) under the final definitions `known`
+ * (null: untyped, so the redeploy declares every tag): the stored alarm, the redeploy narrowing `tag`
+ * to numbers, the later schedule of the next id, a dispatch, and both statuses.
+ */
+export const narrowedSchemaCommands = (draw: NarrowedSchemaDraw, tag: string, known: ReadonlyArray<string> | null): ReadonlyArray<Command> => {
+  const own: RefSpec = { tag, id: draw.id }
+  const next: RefSpec = { tag, id: IDS[(IDS.indexOf(draw.id as typeof IDS[number]) + 1) % IDS.length]! }
+  const later: ReadonlyArray<Command> = draw.later === "none"
+    ? []
+    : [{ op: "schedule", input: { ...next, payload: draw.later === "number" ? 7 : "7", runInMs: 0 } }]
+  return [
+    { op: "schedule", input: { ...own, payload: draw.storedPayload, runInMs: 0 } },
+    { op: "restart", reason: "restart", knownTags: known ?? [...TAGS], numberTags: [tag] },
+    ...later,
+    { op: "dispatch", handlers: [] },
+    { op: "status", ref: own },
+    { op: "status", ref: next }
   ]
 }
 

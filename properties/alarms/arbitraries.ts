@@ -34,6 +34,8 @@ import {
   illTypedDraw,
   misusedHandleCommands,
   misusedHandleDraw,
+  narrowedSchemaCommands,
+  narrowedSchemaDraw,
   readFaultCommands,
   readFaultDraw,
   overlayPrecedenceCommands,
@@ -757,6 +759,8 @@ const OVERLAY_PRECEDENCE_PERCENT = 10
 const MISUSED_HANDLE_PERCENT = 10
 /** Share (%) of fault scenarios ending with a `readFault` unit (appended.ts): no other draw fails a read outside a transaction. */
 const READ_FAULT_PERCENT = 45
+/** Share (%) of scenarios ending with a `narrowedSchema` unit (appended.ts): R29's decode failure of a declared tag. */
+const NARROWED_SCHEMA_PERCENT = 12
 
 /**
  * Scenarios of the given shape.
@@ -779,8 +783,9 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
     sometimes(earlierBoundaryDraw, EARLIER_BOUNDARY_PERCENT),
     sometimes(overlayPrecedenceDraw, OVERLAY_PRECEDENCE_PERCENT),
     sometimes(misusedHandleDraw, MISUSED_HANDLE_PERCENT),
-    shape.faults ? sometimes(readFaultDraw, READ_FAULT_PERCENT) : fc.constant(undefined)
-  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults, earlierBoundary, overlay, misusedHandle, readFault]) => {
+    shape.faults ? sometimes(readFaultDraw, READ_FAULT_PERCENT) : fc.constant(undefined),
+    sometimes(narrowedSchemaDraw, NARROWED_SCHEMA_PERCENT)
+  ).map(([initial, legacy, chunks, knownTags, parkLost, illTyped, retryCap, retryFailedAfter, statementFaults, earlierBoundary, overlay, misusedHandle, readFault, narrowed]) => {
     const commands = chunks.flat()
     const known = finalKnownTags(knownTags, commands)
     return {
@@ -797,7 +802,9 @@ export const alarmsScenario = (shape: ScenarioShape): fc.Arbitrary<AlarmsScenari
         ...(earlierBoundary === undefined ? [] : earlierBoundaryCommands(earlierBoundary, declaredTag(known, earlierBoundary.id))),
         ...(overlay === undefined ? [] : overlayPrecedenceCommands(overlay, declaredTag(known, overlay.id))),
         ...(misusedHandle === undefined ? [] : misusedHandleCommands(misusedHandle, declaredTag(known, misusedHandle.id))),
-        ...(readFault === undefined ? [] : readFaultCommands(readFault, (id) => declaredTag(known, id)))
+        ...(readFault === undefined ? [] : readFaultCommands(readFault, (id) => declaredTag(known, id))),
+        // Last: its redeploy changes the definitions every later command would run under.
+        ...(narrowed === undefined ? [] : narrowedSchemaCommands(narrowed, declaredTag(known, narrowed.id), known))
       ]
     }
   })

@@ -61,7 +61,9 @@ export const modelOperation = (command: Command, atMs: number): Operation | null
     case "configure":
       return { kind: "configure", configuration: command.configuration }
     case "restart":
-      return command.knownTags === undefined ? { kind: "rebuildService" } : { kind: "rebuildService", knownTags: command.knownTags }
+      return command.knownTags === undefined
+        ? { kind: "rebuildService" }
+        : { kind: "rebuildService", knownTags: command.knownTags, ...(command.numberTags === undefined ? {} : { numberTags: command.numberTags }) }
     case "advanceToNextWake":
     case "advanceBy":
       return null
@@ -159,6 +161,9 @@ export const faultWords = (command: Command, outcome: StepOutcome | null, readSt
   if (command.op === "dispatch" && command.defaultReporter === true) words.push("no reporter provided (the default logs a warning)")
   if (command.op === "dispatch" && command.redelivery === true) words.push("platform alarm redelivered")
   if (command.op === "restart") words.push(command.reason === "eviction" ? "Durable Object eviction" : "process restart")
-  if (command.op === "restart" && command.knownTags !== undefined) words.push(`redeployed with typed definitions [${command.knownTags.join(", ")}]`)
+  if (command.op === "restart" && command.knownTags !== undefined) {
+    const narrowed = command.numberTags ?? []
+    words.push(`redeployed with typed definitions [${command.knownTags.join(", ")}]${narrowed.length === 0 ? "" : `, payloads of [${narrowed.join(", ")}] numbers only`}`)
+  }
   return words.length === 0 ? undefined : words.join("; ")
 }

@@ -25,7 +25,9 @@
  * delay cap (R2, R25), and fail under a `retryFailedAfter` around the minimum retry delay (R20, R24);
  * in fault scenarios a unit of calls with one statement failing (`statementFaultTimeline.ts`, at an
  * ordinal drawn over that transaction's statements: `statementOrdinals.ts`) is appended too, and one
- * whose status and dispatch each have a read outside any transaction fail (`readFault`). `alarms/faults` and
+ * whose status and dispatch each have a read outside any transaction fail (`readFault`); every
+ * scenario may end with a redeploy narrowing a tag's payload to numbers over a row stored before
+ * (`narrowedSchema`, R29). `alarms/faults` and
  * `alarms/migration` end with the liveness phase (`livenessPhase.ts`: the harness delivers the platform
  * alarm as the platform does until every due alarm dispatched; ALM-050, ALM-051).
  *

@@ -113,7 +113,13 @@ export type Command =
    * `knownTags`: the new process declares these typed definitions (a deploy, R29), so stored rows of a
    * tag it no longer declares fail on dispatch; absent: the same definitions as before.
    */
-  | { readonly op: "restart"; readonly reason: "restart" | "eviction"; readonly knownTags?: ReadonlyArray<string> }
+  | {
+    readonly op: "restart"
+    readonly reason: "restart" | "eviction"
+    readonly knownTags?: ReadonlyArray<string>
+    /** With `knownTags`: those of them whose payload schema takes numbers only (the `narrowedSchema` unit). */
+    readonly numberTags?: ReadonlyArray<string>
+  }
 
 /**
  * The attempts row of a legacy row in layout (b), times relative to the virtual epoch: backing off

@@ -123,12 +123,13 @@ const releaseForked = (forked: ReadonlyArray<ForkedWrite>, outcomes: Array<Json>
 const callOf = (
   untyped: AlarmScheduler,
   knownTags: ReadonlyArray<string> | null,
+  numberTags: ReadonlyArray<string>,
   command: Command,
   atMs: number,
   forked: Array<ForkedWrite>,
   visits: Array<string>
 ): Effect.Effect<Json, unknown> => {
-  const scheduler = typedScheduler(untyped, knownTags)
+  const scheduler = typedScheduler(untyped, knownTags, numberTags)
   switch (command.op) {
     case "schedule":
       return Effect.as(runMutation(scheduler, { kind: command.earlier === true ? "scheduleAlarmEarlier" : "scheduleAlarm", input: command.input }, atMs), null)
@@ -141,7 +142,7 @@ const callOf = (
     case "dispatch":
       return Effect.suspend(() => {
         const scripted = scriptedDispatch(scheduler, command.handlers, atMs, forked, visits)
-        return Effect.map(scheduler.processDueAlarms(typedHandler(scripted.handle, knownTags), dispatchOptions(command.options, scripted.onFailure)), dispatchJson)
+        return Effect.map(scheduler.processDueAlarms(typedHandler(scripted.handle, knownTags, numberTags), dispatchOptions(command.options, scripted.onFailure)), dispatchJson)
       })
     default:
       return Effect.die(new Error(`command ${command.op} has no implementation call`))
@@ -175,6 +176,8 @@ export const openAlarmsSession = (
   Effect.gen(function*() {
     /** The typed definitions the current process declares (R29), null when untyped. */
     let knownTags = initialKnownTags
+    /** Known tags whose payload schema the current process narrowed to numbers. */
+    let numberTags: ReadonlyArray<string> = []
     // Faults reach the implementation only through this boundary: its client and its platform alarm.
     const boundary = makeStorageBoundary(database.sql, database.platformAlarm, ALARMS_BOUNDARY)
     let ambient = configuration
@@ -210,7 +213,7 @@ export const openAlarmsSession = (
         // One bounded run covers the call and the forked writes released after it.
         const spans = makeSpanRecorder()
         const outcome = yield* boundary.run(Effect.gen(function*() {
-          const exit = yield* Effect.exit(timedImplementationCall(provide(spans.record(callOf(scheduler, knownTags, command, atMs, forked, visits)))))
+          const exit = yield* Effect.exit(timedImplementationCall(provide(spans.record(callOf(scheduler, knownTags, numberTags, command, atMs, forked, visits)))))
           yield* releaseForked(forked, forkedOutcomes)
           return yield* exit
         }))
@@ -233,7 +236,10 @@ export const openAlarmsSession = (
           return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls, spans: [], typed: knownTags !== null }
         }
         if (command.op === "restart") {
-          if (command.knownTags !== undefined) knownTags = command.knownTags
+          if (command.knownTags !== undefined) {
+            knownTags = command.knownTags
+            numberTags = command.numberTags ?? []
+          }
           scheduler = yield* timedImplementationCall(build)
           return { result: SUCCESS_NULL, visits: [], forkedOutcomes: [], reporterCalls, spans: [], typed: knownTags !== null }
         }

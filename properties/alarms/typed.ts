@@ -3,14 +3,17 @@
  * through `defineAlarms`, declaring each tag with a JSON payload schema, for every call (schedules,
  * cancels, transactions, handler writes and forked writes) and dispatches through its per-tag
  * handlers, so an undeclared tag is rejected on write and a stored row of an undeclared tag fails on
- * dispatch. Untyped scenarios (`knownTags` null) use the scheduler as it is.
+ * dispatch. Untyped scenarios (`knownTags` null) use the scheduler as it is. A redeploy may narrow
+ * some tags' payload schema to numbers (`numberTags`): a schedule of another payload is refused, and a
+ * row stored before with another payload fails to decode on dispatch.
  */
 import { type Effect, Schema } from "effect"
 import type { AlarmEvent, AlarmScheduler } from "../../subjects/alarms/api.ts"
 import { defineAlarms } from "../../subjects/alarms/index.ts"
 
-/** The typed definitions of `tags`: every tag's payload is any JSON value. */
-const definitionsOf = (tags: ReadonlyArray<string>) => defineAlarms(Object.fromEntries(tags.map((tag) => [tag, { payload: Schema.Json }])))
+/** The typed definitions of `tags`: every tag's payload is any JSON value, or a number for `numberTags`. */
+const definitionsOf = (tags: ReadonlyArray<string>, numberTags: ReadonlyArray<string>) =>
+  defineAlarms(Object.fromEntries(tags.map((tag) => [tag, { payload: numberTags.includes(tag) ? Schema.Number : Schema.Json }])))
 
 /**
  * The scheduler the scenario's calls go through: the typed view when `knownTags` is given. The typed
@@ -18,8 +21,8 @@ const definitionsOf = (tags: ReadonlyArray<string>) => defineAlarms(Object.fromE
  *
  * @example typedScheduler(scheduler, ["a"]).scheduleAlarm({ tag: "b", ... }) // fails with InvalidAlarmRefError
  */
-export const typedScheduler = (scheduler: AlarmScheduler, knownTags: ReadonlyArray<string> | null): AlarmScheduler =>
-  knownTags === null ? scheduler : (definitionsOf(knownTags).make(scheduler) as unknown as AlarmScheduler)
+export const typedScheduler = (scheduler: AlarmScheduler, knownTags: ReadonlyArray<string> | null, numberTags: ReadonlyArray<string> = []): AlarmScheduler =>
+  knownTags === null ? scheduler : (definitionsOf(knownTags, numberTags).make(scheduler) as unknown as AlarmScheduler)
 
 /**
  * The dispatch handler: `handle` itself, or the typed definitions' per-tag handler table with `handle`
@@ -27,6 +30,7 @@ export const typedScheduler = (scheduler: AlarmScheduler, knownTags: ReadonlyArr
  */
 export const typedHandler = <E>(
   handle: (event: AlarmEvent) => Effect.Effect<void, E>,
-  knownTags: ReadonlyArray<string> | null
+  knownTags: ReadonlyArray<string> | null,
+  numberTags: ReadonlyArray<string> = []
 ): (event: AlarmEvent) => Effect.Effect<unknown, unknown> =>
-  knownTags === null ? handle : definitionsOf(knownTags).handlers(Object.fromEntries(knownTags.map((tag) => [tag, handle])))
+  knownTags === null ? handle : definitionsOf(knownTags, numberTags).handlers(Object.fromEntries(knownTags.map((tag) => [tag, handle])))

@@ -20,6 +20,27 @@ describe("typed definitions (R29)", () => {
     expect(statusFor(outcome.state, "t", "a")).toEqual({ attempts: 1, parked: false, runAtMs: 0, retryAtMs: 1_000 })
   })
 
+  it("a redeploy narrowing a tag to numbers fails its stored rows of other payloads on dispatch, and refuses such schedules", () => {
+    const { state } = runAll(init({}), [
+      schedule(0, { ...oneShot("a", 0), payload: "7" }),
+      schedule(0, { ...oneShot("b", 0), payload: 7 }),
+      { kind: "rebuildService", knownTags: ["t"], numberTags: ["t"] }
+    ])
+    expect(state.numberTags).toEqual(["t"])
+    const refused = step(state, schedule(0, { ...oneShot("c", 0), payload: "7" }))
+    expect(refused.result).toMatchObject({ _tag: "Failure", error: { _tag: "InvalidAlarmPayloadError" } })
+    expect(refused.rules).toEqual(["R29", "R8"])
+    expect(step(state, schedule(0, { ...oneShot("c", 0), payload: 8 })).result._tag).toBe("Success")
+    const outcome = step(state, dispatch(0))
+    expect(outcome.situations).toContain("narrowedPayloadFailed")
+    // The row whose payload no longer decodes fails before any handler runs; the number is handled.
+    expect(dispatchValue(outcome).failed.map((entry) => [entry.event?.id, entry.causeTag])).toEqual([["a", "StoredAlarmDecodeError"]])
+    expect(dispatchValue(outcome).handled.map((event) => event.id)).toEqual(["b"])
+    expect(outcome.handlerCalls).toEqual(["effect-cf-alarm:t:b"])
+    // A redeploy with definitions and no narrowing widens the tag again.
+    expect(step(state, { kind: "rebuildService", knownTags: ["t"] }).state.numberTags).toEqual([])
+  })
+
   it("a rebuild without knownTags keeps the definitions; null switches to the untyped scheduler", () => {
     const typed = step(init({ knownTags: ["u"] }), { kind: "rebuildService" }).state
     expect(typed.knownTags).toEqual(["u"])

@@ -44,6 +44,14 @@ const MODEL_FIRST: ReadonlyArray<PropertyId> = ["alarms/model", "alarms/faults",
 const FAULTS_FIRST: ReadonlyArray<PropertyId> = ["alarms/faults", "alarms/model", "alarms/migration"]
 const RACE_FIRST: ReadonlyArray<PropertyId> = ["alarms/race", "alarms/model", "alarms/faults", "alarms/migration"]
 
+/**
+ * A failure-path bug the appended `narrowedSchema` unit shows (`properties/alarms/appended.ts`: a stored
+ * row whose payload no longer decodes is a handler failure): the scenario's one chunk that cannot shrink
+ * away (at most 3 commands), then the unit's stored schedule, the redeploy, maybe its later schedule, and
+ * the dispatch. Measured 7 on postgres with suite 0.19.0, where that unit was the first failing scenario.
+ */
+const NARROWED_UNIT_MAX_STEPS = 3 + 4
+
 /** A race counterexample: at most 3 due rows written, the race, and the lock race. */
 const RACE_MAX_STEPS = 5
 
@@ -53,15 +61,15 @@ export const appliesOn = (name: string, adapterName: string): boolean => EXPECTA
 /** The expectation of each known-bad, by name. */
 export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "h1-content-ack": { properties: MODEL_FIRST, maxSteps: 10 },
-  "h2-fixed-retry": { properties: MODEL_FIRST, maxSteps: 5 },
+  "h2-fixed-retry": { properties: MODEL_FIRST, maxSteps: NARROWED_UNIT_MAX_STEPS },
   "h2-free-self-rearm": { properties: MODEL_FIRST, maxSteps: 9 },
   "h2-any-repeat": { properties: MODEL_FIRST, maxSteps: 3 },
-  "h2-retry-rewrites-run-at": { properties: MODEL_FIRST, maxSteps: 5 },
-  "h3-onfailure-skips-reschedule": { properties: MODEL_FIRST, maxSteps: 6 },
+  "h2-retry-rewrites-run-at": { properties: MODEL_FIRST, maxSteps: NARROWED_UNIT_MAX_STEPS },
+  "h3-onfailure-skips-reschedule": { properties: MODEL_FIRST, maxSteps: NARROWED_UNIT_MAX_STEPS },
   "h4-detached-after-pass": { properties: FAULTS_FIRST, maxSteps: 5 },
   "h5-parked-from-budget": { properties: FAULTS_FIRST, maxSteps: PARKING_MAX_STEPS },
   "h6-dispatch-by-run-at": { properties: MODEL_FIRST, maxSteps: 12 },
-  "h6-platform-alarm-run-at": { properties: MODEL_FIRST, maxSteps: 5 },
+  "h6-platform-alarm-run-at": { properties: MODEL_FIRST, maxSteps: NARROWED_UNIT_MAX_STEPS },
   "equal-cursor-reset": { properties: FAULTS_FIRST, maxSteps: 8 },
   "park-rereported": { properties: MODEL_FIRST, maxSteps: PARKING_MAX_STEPS },
   "report-before-commit": { properties: FAULTS_FIRST, maxSteps: PARKING_MAX_STEPS },
