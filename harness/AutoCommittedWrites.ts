@@ -42,6 +42,12 @@ export interface AutoCommittedWriteOptions {
    * runs as usual) or fails (the read never ran). Absent: reads pass unseen.
    */
   readonly read?: Effect.Effect<void, SqlError>
+  /**
+   * Whether the boundary sees statements at all right now. When it says no, every statement goes on
+   * unchanged and uncompiled: a boundary that leaves writes unseen and has no read fault armed pays
+   * nothing per statement. Absent: always.
+   */
+  readonly sees?: () => boolean
 }
 
 /**
@@ -62,7 +68,7 @@ export const autoCommittedWriteTransformer = (
   // Built only when the statement goes on: an outer transformer (a watch) sees a write after the
   // boundary let it through, never one the boundary crashed or ran itself.
   const next = () => (outer === undefined ? Effect.succeed(statement) : outer(statement, sql, fiber, span))
-  if (!options.owns(fiber, sql) || Context.getOrUndefined(fiber.context, options.transactionService) !== undefined) return next()
+  if (options.sees?.() === false || !options.owns(fiber, sql) || Context.getOrUndefined(fiber.context, options.transactionService) !== undefined) return next()
   if (!isWriteStatement(statement.compile()[0])) {
     return options.read === undefined ? next() : Effect.andThen(options.read, Effect.suspend(next)) as unknown as Effect.Effect<Statement.Statement<unknown>>
   }

@@ -340,7 +340,9 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
           transactionService: inner.transactionService,
           owns: (fiber, client) => client === inner && fiber.getRef(ActiveBoundaries).get(inner) === token,
           write: options.autoCommittedWrites === false ? passUnseen : autoCommitted,
-          read: readOutside
+          read: readOutside,
+          // With writes unseen, only an armed read fault needs a statement told apart.
+          ...(options.autoCommittedWrites === false ? { sees: () => state.fault?.phase === "readFails" } : {})
         }, outer)
     )
 
