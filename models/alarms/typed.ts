@@ -17,20 +17,22 @@ export const typedDefinitionProblem = (run: StepRun, mutation: Mutation): Extrac
     reach(run, "unknownTagRejected")
     return failWith({ _tag: "InvalidAlarmRefError", reason: `unknown alarm tag "${tag}"` }, ["R29"], "the typed definitions do not know this tag")
   }
-  if (mutation.kind !== "cancelAlarm" && run.state.numberTags.includes(tag) && !isUnencodablePayload(mutation.input.payload) && typeof mutation.input.payload !== "number") {
-    reach(run, "narrowedPayloadRejected")
-    return failWith(
-      { _tag: "InvalidAlarmPayloadError", reason: "payload is not a number, as the tag's schema requires" },
-      ["R29", "R8"],
-      "the tag's schema takes numbers only, and typed definitions encode the payload before every other check"
-    )
-  }
-  if (mutation.kind !== "cancelAlarm" && isUnencodablePayload(mutation.input.payload)) {
+  if (mutation.kind === "cancelAlarm") return null
+  if (isUnencodablePayload(mutation.input.payload)) {
     reach(run, "invalidPayloadRejected")
     return failWith(
       { _tag: "InvalidAlarmPayloadError", reason: "payload does not encode with the tag's schema" },
       ["R29", "R8"],
       "typed definitions encode the payload before the configuration, ref and repeat checks"
+    )
+  }
+  // An unencodable payload is never a number: past the check above, only a narrowed tag's schema can refuse it.
+  if (run.state.numberTags.includes(tag) && typeof mutation.input.payload !== "number") {
+    reach(run, "narrowedPayloadRejected")
+    return failWith(
+      { _tag: "InvalidAlarmPayloadError", reason: "payload is not a number, as the tag's schema requires" },
+      ["R29", "R8"],
+      "the tag's schema takes numbers only, and typed definitions encode the payload before every other check"
     )
   }
   return null
