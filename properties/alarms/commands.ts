@@ -148,13 +148,10 @@ export const nextWakeAfter = (model: ModelState, atMs: number): number | null =>
 /** The fault of a command in words, using the model's transaction labels. */
 export const faultWords = (command: Command, outcome: StepOutcome | null, readStruck = false): string | undefined => {
   const words: Array<string> = []
-  if ("fault" in command && command.fault?.phase === "readFails") {
+  if ("fault" in command && command.fault !== undefined) {
     // A read strikes no transaction: it was reached when the harness saw it fail.
-    words.push(describeStorageFault(command.fault, undefined, readStruck))
-    if (outcome?.faultVoided === true) words.push(outcome.faultVoidedWhy ?? VOIDED_FAULT_WORDS)
-  } else if ("fault" in command && command.fault !== undefined) {
-    const label = outcome?.transactions[command.fault.transaction - 1]?.label
-    words.push(describeStorageFault(command.fault, label, label !== undefined))
+    const label = command.fault.phase === "readFails" ? undefined : outcome?.transactions[command.fault.transaction - 1]?.label
+    words.push(describeStorageFault(command.fault, label, command.fault.phase === "readFails" ? readStruck : label !== undefined))
     if (outcome?.faultVoided === true) words.push(outcome.faultVoidedWhy ?? VOIDED_FAULT_WORDS)
   }
   if ("reporterFails" in command && command.reporterFails === true) words.push("the reporter fails")
