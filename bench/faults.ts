@@ -2,8 +2,8 @@
  * Bench section: storage faults the `alarms/faults` property really injects, per scenario. Samples the
  * property's scenarios from the gate's seed, executes each on the adapter, and counts the steps whose
  * fault reached its transaction, by kind (crash inside, crash after commit, lost reply, failing platform
- * alarm write, refused commit, failed statement), and the faults aimed at a transaction the operation
- * never ran or that the model voided (a failed statement in a transaction that fails on its own).
+ * alarm write, refused commit, failed statement, failed read outside a transaction), and the faults
+ * aimed at a transaction (or read) the operation never ran or that the model voided (a failed statement in a transaction that fails on its own).
  */
 import { Effect } from "effect"
 import * as fc from "fast-check"
@@ -24,6 +24,7 @@ export interface FaultCoverage {
   readonly platformAlarmFailures: number
   readonly refusedCommits: number
   readonly failedStatements: number
+  readonly failedReads: number
   readonly notReached: number
   readonly wallMs: number
 }
@@ -34,7 +35,8 @@ const KINDS = [
   ["lostReplies", /storage transaction \d+( \([^)]*\))? committed but its reply was lost/],
   ["platformAlarmFailures", /platform alarm write fails in storage transaction \d+\b/],
   ["refusedCommits", /the database refuses to commit storage transaction \d+\b/],
-  ["failedStatements", /^statement \d+ of storage transaction \d+\b/]
+  ["failedStatements", /^statement \d+ of storage transaction \d+\b/],
+  ["failedReads", /^read \d+ outside any transaction\b/]
 ] as const
 
 /** Executes `scenarios` sampled `alarms/faults` scenarios on `adapter` and counts the faults that struck. */
@@ -42,7 +44,7 @@ export const benchFaultCoverage = (adapter: StorageAdapter, options: { readonly 
   Effect.gen(function*() {
     const property = alarmsSuite().properties.find((candidate) => candidate.id === "alarms/faults")!
     const sampled = fc.sample(property.scenario(adapter.capabilities), { seed: DEFAULT_SEED, numRuns: options.scenarios }) as ReadonlyArray<Json>
-    const counts = { crashesInside: 0, crashesAfterCommit: 0, lostReplies: 0, platformAlarmFailures: 0, refusedCommits: 0, failedStatements: 0, notReached: 0 }
+    const counts = { crashesInside: 0, crashesAfterCommit: 0, lostReplies: 0, platformAlarmFailures: 0, refusedCommits: 0, failedStatements: 0, failedReads: 0, notReached: 0 }
     let steps = 0
     const started = performance.now()
     for (const scenario of sampled) {

@@ -75,10 +75,10 @@ const printDetection = (results: ReadonlyArray<DetectionResult>) => {
 
 const printFaults = (results: ReadonlyArray<FaultCoverage>) => {
   console.log("\n4. Storage faults per alarms/faults scenario (gate seed): faults that reached their transaction, by kind")
-  console.log("adapter    scenarios  steps  crash inside  crash after commit  lost reply  alarm write fails  refused commit  failed statement  not reached  per scenario")
+  console.log("adapter    scenarios  steps  crash inside  crash after commit  lost reply  alarm write fails  refused commit  failed statement  failed read  not reached  per scenario")
   for (const r of results) {
-    const struck = r.crashesInside + r.crashesAfterCommit + r.lostReplies + r.platformAlarmFailures + r.refusedCommits + r.failedStatements
-    console.log(`${r.adapter.padEnd(10)} ${String(r.scenarios).padStart(9)}  ${String(r.steps).padStart(5)}  ${String(r.crashesInside).padStart(12)}  ${String(r.crashesAfterCommit).padStart(18)}  ${String(r.lostReplies).padStart(10)}  ${String(r.platformAlarmFailures).padStart(17)}  ${String(r.refusedCommits).padStart(14)}  ${String(r.failedStatements).padStart(16)}  ${String(r.notReached).padStart(11)}  ${(struck / Math.max(1, r.scenarios)).toFixed(2).padStart(12)}`)
+    const struck = r.crashesInside + r.crashesAfterCommit + r.lostReplies + r.platformAlarmFailures + r.refusedCommits + r.failedStatements + r.failedReads
+    console.log(`${r.adapter.padEnd(10)} ${String(r.scenarios).padStart(9)}  ${String(r.steps).padStart(5)}  ${String(r.crashesInside).padStart(12)}  ${String(r.crashesAfterCommit).padStart(18)}  ${String(r.lostReplies).padStart(10)}  ${String(r.platformAlarmFailures).padStart(17)}  ${String(r.refusedCommits).padStart(14)}  ${String(r.failedStatements).padStart(16)}  ${String(r.failedReads).padStart(11)}  ${String(r.notReached).padStart(11)}  ${(struck / Math.max(1, r.scenarios)).toFixed(2).padStart(12)}`)
   }
 }
 
