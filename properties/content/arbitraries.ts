@@ -10,9 +10,10 @@ import * as fc from "fast-check"
 import type { AdapterCapabilities } from "../../adapters/contract.ts"
 import { storageFaultArbitrary, type StorageFault } from "../../harness/Faults.ts"
 import { stepScheduleArbitrary } from "../../harness/StepSchedule.ts"
-import { ACTORS, BLOBS, NAMES, PARAMETER_VARIANTS, PAYLOADS, otherTenant, TENANTS } from "./config.ts"
+import { ACTORS, BLOBS, DRAWN_PAYLOADS, NAMES, PARAMETER_VARIANTS, otherTenant, TENANTS } from "./config.ts"
 import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { RACE_INTERLEAVING } from "./race.ts"
+import { referenceSizes } from "./referenceSizes.ts"
 import { contentStatementFaults } from "./statementFaults.ts"
 import { FAULT_THIRD_UNITS, FAULT_UNITS, MODEL_SECOND_UNITS, MODEL_THIRD_UNITS, MODEL_UNITS, RACE_SECOND_UNITS, RACE_THIRD_UNITS, RACE_UNITS, targetedCommands } from "./targeted.ts"
 import { type Command, type ContentParameters, type ContentScenario, type Misuse, type PlaceSpec, type RaceMode, type RacingCommand, TAMPERS } from "./scenario.ts"
@@ -28,7 +29,7 @@ const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
 
 const tenant = fc.nat({ max: TENANTS.length - 1 })
-const payload = fc.nat({ max: PAYLOADS.length - 1 })
+const payload = fc.nat({ max: DRAWN_PAYLOADS - 1 })
 const place: fc.Arbitrary<PlaceSpec> = fc.record({
   tenant,
   actor: fc.nat({ max: ACTORS.length - 1 }),
@@ -236,8 +237,12 @@ export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabi
   // Failed statements, tampered grants, wrong-size streams and two targeted units (`targeted.ts`), drawn
   // after the commands, in that order, so every earlier draw stays as it was.
   if (!shape.faults) {
-    return fc.tuple(commands, tamperedUses, wrongSizeStreams, targetedCommands(MODEL_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(MODEL_THIRD_UNITS))
-      .map(([drawn, tampered, streams, targeted, second, third]) => ({ commands: [...drawn, ...tampered, ...streams, ...targeted, ...second, ...third] }))
+    // Scenarios at the reference's sizes are drawn last of all (`referenceSizes.ts`).
+    return fc.tuple(commands, tamperedUses, wrongSizeStreams, targetedCommands(MODEL_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(MODEL_THIRD_UNITS), referenceSizes)
+      .map(([drawn, tampered, streams, targeted, second, third, sizes]) => ({
+        commands: [...drawn, ...tampered, ...streams, ...targeted, ...second, ...third, ...sizes.commands],
+        ...(sizes.parameters === undefined ? {} : { parameters: sizes.parameters })
+      }))
   }
   return fc.tuple(commands, contentStatementFaults, tamperedUses, wrongSizeStreams, targetedCommands(FAULT_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(FAULT_THIRD_UNITS)).map(([drawn, statementFaults, tampered, streams, targeted, second, third]) => ({
     commands: [...withStatementFaults(drawn, statementFaults, takesFaults), ...tampered, ...streams, ...targeted, ...second, ...third]

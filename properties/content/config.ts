@@ -26,14 +26,19 @@ export const PROPERTY_SETTINGS: Omit<ContentSettings, "grantKey" | "singleConnec
 }
 
 /**
- * The settings the properties hand to `make`: only those of `PROPERTY_SETTINGS` that differ from the
- * reference's parameters (content.md "Parameters", `DEFAULT_MODEL_CONFIG`). The rest (L, G, S, T, the
- * tenant limit and the interval) are left to the implementation's defaults, which must be the
- * reference's: a store with another default diverges from the model.
+ * `settings` without the values that are the reference's parameters (content.md "Parameters",
+ * `DEFAULT_MODEL_CONFIG`): those are left to the implementation's defaults, which must be the
+ * reference's, so a store with another default diverges from the model.
  */
-export const STORE_SETTINGS: Partial<Omit<ContentSettings, "grantKey" | "singleConnection">> = Object.fromEntries(
-  Object.entries(PROPERTY_SETTINGS).filter(([key, value]) => DEFAULT_MODEL_CONFIG[key as keyof ContentModelConfig] !== value)
-)
+const withoutReferenceValues = (settings: Partial<ContentModelConfig>): Partial<Omit<ContentSettings, "grantKey" | "singleConnection">> =>
+  Object.fromEntries(Object.entries(settings).filter(([key, value]) => DEFAULT_MODEL_CONFIG[key as keyof ContentModelConfig] !== value))
+
+/**
+ * The settings the properties hand to `make`: only those of `PROPERTY_SETTINGS` that differ from the
+ * reference's parameters. The rest (L, G, S, T, the tenant limit and the interval) are left to the
+ * implementation's defaults.
+ */
+export const STORE_SETTINGS: Partial<Omit<ContentSettings, "grantKey" | "singleConnection">> = withoutReferenceValues(PROPERTY_SETTINGS)
 
 /** The same parameters as the model takes them. */
 export const MODEL_CONFIG: ContentModelConfig = {
@@ -58,9 +63,12 @@ export const MODEL_CONFIG: ContentModelConfig = {
  */
 export const PARAMETER_VARIANTS: ReadonlyArray<ContentParameters> = [{ turnMs: 7_200_000 }, { grantLifetimeMs: 10_000 }]
 
-/** The settings the properties hand to `make` under `parameters` (absent: `STORE_SETTINGS`). */
+/**
+ * The settings the properties hand to `make` under `parameters` (absent: `STORE_SETTINGS`): a
+ * parameter set to the reference's value is left out, so the implementation's default decides it.
+ */
 export const storeSettingsOf = (parameters: ContentParameters | undefined): Partial<Omit<ContentSettings, "grantKey" | "singleConnection">> =>
-  parameters === undefined ? STORE_SETTINGS : { ...STORE_SETTINGS, ...parameters }
+  parameters === undefined ? STORE_SETTINGS : withoutReferenceValues({ ...PROPERTY_SETTINGS, ...parameters })
 
 /** The model's config under `parameters` (absent: `MODEL_CONFIG`). */
 export const modelConfigOf = (parameters: ContentParameters | undefined): ContentModelConfig =>
@@ -68,9 +76,17 @@ export const modelConfigOf = (parameters: ContentParameters | undefined): Conten
 
 const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text)
 
+/** Bytes of the large payload: one more than the reference's 1 MiB chunk (content.md "Parameters"). */
+export const LARGE_PAYLOAD_BYTES = 1024 * 1024 + 1
+
+/** `size` bytes of a fixed pattern that repeats every 251 bytes, a prime, so no chunk equals another. */
+const patternBytes = (size: number): Uint8Array => Uint8Array.from({ length: size }, (_, index) => (index * 7 + 3) % 251)
+
 /**
  * Payloads: empty, under one chunk, exactly one chunk, three chunks (partly filled), one byte over the
- * store's limit, and exactly at it (12 bytes, so the limit is tested at, above and, by the others, below).
+ * store's limit, and exactly at it (12 bytes, so the limit is tested at, above and, by the others, below);
+ * then, not drawn by random commands (`DRAWN_PAYLOADS`), one byte over the reference's 1 MiB chunk,
+ * which only scenarios at the reference's sizes upload (`referenceSizes.ts`).
  */
 export const PAYLOADS: ReadonlyArray<Uint8Array> = [
   new Uint8Array(0),
@@ -78,8 +94,15 @@ export const PAYLOADS: ReadonlyArray<Uint8Array> = [
   bytesOf("four"),
   bytesOf("nine byte"),
   bytesOf("thirteen byte"),
-  bytesOf("twelve bytes")
+  bytesOf("twelve bytes"),
+  patternBytes(LARGE_PAYLOAD_BYTES)
 ]
+
+/** How many of `PAYLOADS`, from the first, random commands draw from: every one but the large one. */
+export const DRAWN_PAYLOADS = 6
+
+/** The index in `PAYLOADS` of the large payload. */
+export const LARGE_PAYLOAD = 6
 
 /** Tenants (the same payloads in several tenants share hashes, K1). */
 export const TENANTS: ReadonlyArray<string> = ["t1", "t2", "t3"]

@@ -18,6 +18,9 @@ export class BodyFailed extends Data.TaggedError("BodyFailed")<{}> {}
 /** Bytes of a streamed body per part (not a multiple of the chunk size, so parts straddle chunks). */
 export const BODY_PART_BYTES = 3
 
+/** Most parts a streamed body is cut in (a 1 MiB body in parts of 3 bytes would be 350,000 stream elements). */
+export const MAX_BODY_PARTS = 64
+
 /**
  * The fields upstream's content errors carry (seed 001): `ContentTooLarge.make({ maxBytes: limit })`.
  * `InvalidContentRef`'s `reason` is named in the tag itself.
@@ -38,7 +41,9 @@ export const errorTag = (error: unknown): string => {
 /** A body of `bytes` in parts; failing after its first part when `fails`. */
 export const bodyOf = (bytes: Uint8Array, fails: boolean): Stream.Stream<Uint8Array, BodyFailed> => {
   const parts: Array<Uint8Array> = []
-  for (let offset = 0; offset < bytes.byteLength; offset += BODY_PART_BYTES) parts.push(bytes.slice(offset, offset + BODY_PART_BYTES))
+  // Parts of 3 bytes cross every small chunk's edge; a large body is cut in at most `MAX_BODY_PARTS` parts.
+  const partBytes = Math.max(BODY_PART_BYTES, Math.ceil(bytes.byteLength / MAX_BODY_PARTS))
+  for (let offset = 0; offset < bytes.byteLength; offset += partBytes) parts.push(bytes.slice(offset, offset + partBytes))
   if (parts.length === 0) parts.push(new Uint8Array(0))
   return fails ? Stream.concat(Stream.fromArray(parts.slice(0, 1)), Stream.fail(new BodyFailed())) : Stream.fromArray(parts)
 }

@@ -18,7 +18,7 @@ import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { struckFaultWords } from "../../harness/StruckFault.ts"
 import { storageChecks } from "./checks.ts"
 import { resolveCommand, type WalletEntry, withReachedFault } from "./commands.ts"
-import { MODEL_CONFIG, modelConfigOf, PAYLOADS, sha256HexOf } from "./config.ts"
+import { modelConfigOf, PAYLOADS, sha256HexOf } from "./config.ts"
 import { errorTag, resultAsRead } from "./driver.ts"
 import { type ObservedStorage, observeStorage, storageJson } from "./observe.ts"
 import { raceStep } from "./race.ts"
@@ -94,7 +94,7 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
     const called = yield* session.call(fault, (store) => resolved.call(store, forger ?? store))
     const reached = withReachedFault(resolved.operation, called.reached)
     const before = run.model
-    const observed = yield* observeStorage(database.sql, MODEL_CONFIG.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
+    const observed = yield* observeStorage(database.sql, run.model.config.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
     const actual = resultJson(
       called.outcome._tag === "Completed" ? { _tag: "Completed", exit: Exit.map(called.outcome.exit, (value) => value.json) } : called.outcome,
       errorTag

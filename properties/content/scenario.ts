@@ -71,12 +71,16 @@ export type Command =
   | { readonly op: "restart"; readonly turnMs?: number }
 
 /**
- * Store parameters a scenario sets other than the reference's (content.md "Parameters"): a short grant
- * lifetime L or a long turn T. Both sides take them: the store's settings and the model's config.
+ * Store parameters a scenario sets other than the properties' own (`PROPERTY_SETTINGS`): a short grant
+ * lifetime L or a long turn T, or the reference's chunk size and size limit in place of the small ones
+ * (content.md "Parameters"). Both sides take them: the store's settings and the model's config; a value
+ * that is the reference's is left to the implementation's default (`storeSettingsOf`).
  */
 export interface ContentParameters {
   readonly grantLifetimeMs?: number
   readonly turnMs?: number
+  readonly chunkBytes?: number
+  readonly maxContentBytes?: number
 }
 
 /** A content scenario. */

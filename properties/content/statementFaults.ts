@@ -8,7 +8,7 @@
  */
 import * as fc from "fast-check"
 import { type DrawnStatementFaults, drawnStatementFaults, statementFault, statementOrdinalArbitrary } from "../../harness/StatementFaultDraws.ts"
-import { PAYLOADS, TENANTS } from "./config.ts"
+import { DRAWN_PAYLOADS, TENANTS } from "./config.ts"
 import type { Command } from "./scenario.ts"
 
 /** Past every deletion horizon of the properties' settings, so a forced sweep deletes. */
@@ -18,7 +18,7 @@ const PAST_HORIZONS_MS = 3 * 24 * 3_600_000
 const targetedTimeline: fc.Arbitrary<ReadonlyArray<Command>> = fc.tuple(
   fc.constantFrom("grant", "grant", "attach", "upload", "sweep"),
   fc.nat({ max: TENANTS.length - 1 }),
-  fc.nat({ max: PAYLOADS.length - 1 }),
+  fc.nat({ max: DRAWN_PAYLOADS - 1 }),
   statementOrdinalArbitrary
 ).map(([kind, tenant, payload, statement]): ReadonlyArray<Command> => {
   const fault = statementFault(1, statement)
