@@ -69,7 +69,9 @@ export const CONTENT_SITUATIONS = [
   "faultLostReply",
   "faultCommitRefused",
   "faultStatementFailed",
-  "faultReadFailed"
+  "faultReadFailed",
+  // K7 across commands: reached by the property's held stream (`properties/content/heldStream.ts`), not by a model step
+  "streamHeldAcrossSweep"
 ] as const
 
 /** One content situation. */

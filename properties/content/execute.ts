@@ -21,6 +21,7 @@ import { resolveCommand, type WalletEntry, withReachedFault } from "./commands.t
 import { modelConfigOf, PAYLOADS, sha256HexOf } from "./config.ts"
 import { errorTag, resultAsRead } from "./driver.ts"
 import { type ObservedStorage, observeStorage, storageJson } from "./observe.ts"
+import { finishHeldStream, type HeldStream, heldStreamStore, openHeldStream } from "./heldStream.ts"
 import { raceStep } from "./race.ts"
 import type { Command, ContentScenario } from "./scenario.ts"
 import { type ContentSession, harnessError, openContentSession } from "./session.ts"
@@ -41,6 +42,8 @@ export interface RunState {
   model: ContentModelState
   readonly wallet: Array<WalletEntry>
   readonly hashes: ReadonlyArray<string>
+  /** The stream `streamOpen` holds, until `streamRest` (`heldStream.ts`). */
+  held?: HeldStream | undefined
 }
 
 /** Where an `advanceNear` command moves the clock, or null when its target is not in the future. */
@@ -144,6 +147,7 @@ export const executeContent = (implementation: ContentImplementation) =>
   Effect.gen(function*() {
     const database = environment.database
     const singleConnection = !environment.capabilities.independentConnections
+    const scope = yield* Effect.scope
     const hashes = yield* Effect.promise(() => Promise.all(PAYLOADS.map(sha256HexOf)))
     const run: RunState = { model: contentModel.init(modelConfigOf(scenario.parameters)), wallet: [], hashes }
     const session = yield* openContentSession(implementation, database.sql, environment.dialect, singleConnection, scenario.parameters)
@@ -159,6 +163,8 @@ export const executeContent = (implementation: ContentImplementation) =>
           return executed
         }
         if (command.op === "race") return yield* raceStep(implementation, environment, session, run, command, atMs)
+        if (command.op === "streamOpen") return yield* openHeldStream(yield* heldStreamStore(implementation, environment, session), run, command, atMs, scope)
+        if (command.op === "streamRest") return yield* finishHeldStream(run, command, atMs)
         return yield* callStep(session, database, run, command, atMs)
       })
 

@@ -69,6 +69,10 @@ export type Command =
    * budget (content.md "Parameters": the recorded T is the largest registered, it only grows).
    */
   | { readonly op: "restart"; readonly turnMs?: number }
+  /** A stream started and held after its first part while the next commands run (`heldStream.ts`). */
+  | { readonly op: "streamOpen"; readonly tenant: number; readonly payload: number }
+  /** The held stream read to its end (none held: nothing happens). */
+  | { readonly op: "streamRest" }
 
 /**
  * Store parameters a scenario sets other than the properties' own (`PROPERTY_SETTINGS`): a short grant

@@ -15,7 +15,9 @@
  * then a shorter turn budget before a sweep near a deletion horizon ("Parameters": T only grows:
  * `sweepSparesWithinLongestRecordedTurn`), and in fault scenarios as often a read whose storage fails
  * (K7: `faultReadFailed`), and in race scenarios an upload held between its first write to the content
- * row and its next statement while a whole sweep runs (K2). Each unit uploads its own content first, so it
+ * row and its next statement while a whole sweep runs (K2). A fourth unit of the race property, drawn
+ * after all of those, holds a stream open after its first part while a sweep deletes its content, then
+ * reads it to its end (K7: `streamHeldAcrossSweep`, `heldStream.ts`). Each unit uploads its own content first, so it
  * reaches its situation whatever the commands before it left.
  *
  * @example fc.sample(targetedCommands(MODEL_UNITS), 1) // [[{ op: "upload", ... }, { op: "read", ..., sizeDelta: 1 }, { op: "stream", ... }]]
@@ -25,7 +27,7 @@ import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, otherTenant, TENANTS
 import type { Command, PlaceSpec } from "./scenario.ts"
 
 /** The kinds of targeted unit a content scenario may end with. */
-export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace" | "deployedTurns" | "failedRead" | "uploadMidTransaction"
+export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace" | "deployedTurns" | "failedRead" | "uploadMidTransaction" | "streamAcrossSweep"
 
 /** Relative weights of the kinds of unit a property's scenarios may end with, and the chance in 4 that one does. */
 export interface TargetedShape {
@@ -58,6 +60,13 @@ export const MODEL_THIRD_UNITS: TargetedShape = { weights: { deployedTurns: 1 },
 
 /** The third unit of the fault property: as the model property's, or twice as often a read whose storage fails, in three scenarios in four. */
 export const FAULT_THIRD_UNITS: TargetedShape = { weights: { deployedTurns: 1, failedRead: 2 }, in4: 3 }
+
+/**
+ * The fourth unit of the race property, drawn after every other draw so every earlier draw keeps its
+ * bytes: a stream held open across a sweep that deletes its content, on its own connection where the
+ * adapter has independent ones (`heldStream.ts`), in one scenario in four.
+ */
+export const RACE_FOURTH_UNITS: TargetedShape = { weights: { streamAcrossSweep: 1 }, in4: 1 }
 
 /** The second unit of the race property, drawn after the first (`RACE_UNITS`): an upload or a grant racing a sweep in half the scenarios. */
 export const RACE_SECOND_UNITS: TargetedShape = { weights: { uploadRace: 1 }, in4: 2 }
@@ -226,7 +235,23 @@ const failedRead: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, pay
     { op: "read", tenant: t, payload, sizeDelta: 0 }
   ])
 
-const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace, deployedTurns, failedRead, uploadMidTransaction }
+/** Storable payloads of more than one chunk at the properties' chunk size, so a held stream has parts left to read. */
+const MULTI_CHUNK = STORABLE.filter((index) => PAYLOADS[index]!.byteLength > PROPERTY_SETTINGS.chunkBytes)
+
+/**
+ * An unreferenced upload aged past its deletion horizon, streamed and held after its first part, a
+ * forced sweep that deletes it, then the rest of the stream (K7: one snapshot, `heldStream.ts`).
+ */
+const streamAcrossSweep: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: fc.constantFrom(...MULTI_CHUNK) })
+  .map(({ tenant: t, payload }): ReadonlyArray<Command> => [
+    uploaded(t, payload),
+    { op: "advance", ms: RACE_JUMP_MS },
+    { op: "streamOpen", tenant: t, payload },
+    { op: "sweep", force: true },
+    { op: "streamRest" }
+  ])
+
+const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace, deployedTurns, failedRead, uploadMidTransaction, streamAcrossSweep }
 
 /**
  * The commands a scenario ends with: a unit of `shape.weights` in `shape.in4` scenarios out of 4, none
