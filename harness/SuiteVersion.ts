@@ -73,8 +73,11 @@
  * the storage boundary sees such reads even where it leaves auto-committed writes unseen. Alarms also
  * appends a `narrowedSchema` unit: a redeploy narrowing a tag's payload schema to numbers over a row
  * stored before (R29's decode failure of a declared tag).
+ * 0.20.0 runs one content model scenario in eight at the reference's 1 MiB chunks and 64 MiB limit,
+ * left to the store's defaults (a new payload one byte over a chunk), and appends to content races a
+ * stream held open after its first part while a sweep deletes its content (K7's one snapshot).
  */
-export const SUITE_VERSION = "0.19.0"
+export const SUITE_VERSION = "0.20.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
