@@ -5,7 +5,7 @@
  * (`{hash, size}` when they are exactly the payload asked for), grants by their expiry as the store's
  * own `verify` reads it.
  */
-import { Data, Effect, Option, Result, Stream } from "effect"
+import { Data, Effect, Exit, Option, Result, Stream } from "effect"
 import { isSqlError } from "effect/sql/SqlError"
 import { type ErrorFieldCatalog, namedWithDefects } from "../../harness/ErrorShape.ts"
 import type { Json } from "../../harness/Property.ts"
@@ -99,16 +99,24 @@ export const streamJson = (store: ContentStore, bound: { readonly tenant: string
       return first.length === 1 ? ("interrupted" as Json) : ({ emptyStream: true } as Json)
     }
     const parts = yield* Stream.runCollect(stream)
-    const size = parts.reduce((sum, part) => sum + part.byteLength, 0)
-    const bytes = new Uint8Array(size)
-    let offset = 0
-    for (const part of parts) {
-      bytes.set(part, offset)
-      offset += part.byteLength
-    }
-    return bytesJson(bytes, { hash: bound.hash, bytes: expected })
+    return bytesJson(concatenated(parts), { hash: bound.hash, bytes: expected })
   })
+
+/** The parts a stream emitted, as one array. */
+export const concatenated = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0))
+  let offset = 0
+  for (const part of parts) {
+    bytes.set(part, offset)
+    offset += part.byteLength
+  }
+  return bytes
+}
 
 /** A grant's JSON: null for none. */
 export const optionalGrantJson = (store: ContentStore, tenant: string, granted: Option.Option<ContentRef>): Effect.Effect<Json> =>
   Option.isNone(granted) ? Effect.succeed(null) : grantJson(store, tenant, granted.value)
+
+/** An exit as a step's result: its value, or its failure's (or defect's) tag. */
+export const exitJson = (exit: Exit.Exit<Json, unknown>): Json =>
+  Exit.isSuccess(exit) ? { _tag: "Success", value: exit.value } : { _tag: "Failure", error: errorTag(exit.cause.reasons[0]?._tag === "Fail" ? exit.cause.reasons[0].error : exit.cause.reasons[0]?._tag === "Die" ? exit.cause.reasons[0].defect : exit.cause) }

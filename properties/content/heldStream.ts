@@ -19,7 +19,7 @@ import { contentKey, contentModel } from "../../models/content/index.ts"
 import { contentAttributor } from "../../spec/content.ts"
 import type { ContentImplementation, ContentStore } from "../../subjects/content/api.ts"
 import { GRANT_KEY, PAYLOADS, STREAM_TIMEOUT_MS, TENANTS } from "./config.ts"
-import { bytesJson, errorTag } from "./driver.ts"
+import { bytesJson, concatenated, exitJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
 import type { Command } from "./scenario.ts"
 import { type ContentSession, harnessError } from "./session.ts"
@@ -86,9 +86,7 @@ export const openHeldStream = (store: ContentStore, run: RunState, command: Extr
     // Whichever comes first: the first part, or the stream's end (a refusal, or no part at all).
     yield* Effect.raceFirst(Deferred.await(first), Effect.asVoid(Fiber.await(fiber)))
     const ended = fiber.pollUnsafe()
-    const actual: Json = ended === undefined
-      ? OPENED
-      : Exit.isSuccess(ended) ? { _tag: "Success", value: { endedBeforeHeld: ended.value.length } } : { _tag: "Failure", error: errorTag(Exit.isFailure(ended) ? ended.cause.reasons[0]?._tag === "Fail" ? ended.cause.reasons[0].error : ended.cause : undefined) }
+    const actual: Json = ended === undefined ? OPENED : exitJson(Exit.map(ended, (parts): Json => ({ endedBeforeHeld: parts.length })))
     run.held = ended === undefined ? { tenant, hash, bytes, expected, resume, fiber } : undefined
     const predicted: Json = outcome.result._tag === "Success" ? OPENED : expected
     const executed: ExecutedStep = {
@@ -114,7 +112,7 @@ export const finishHeldStream = (run: RunState, command: Extract<Command, { op: 
     }
     yield* Deferred.succeed(held.resume, undefined)
     const exit = yield* Fiber.await(held.fiber)
-    const actual: Json = Exit.isSuccess(exit) ? bytesJson(concatenated(exit.value), { hash: held.hash, bytes: held.bytes }) : { _tag: "Failure", error: errorTag(exit.cause.reasons[0]?._tag === "Fail" ? exit.cause.reasons[0].error : exit.cause) }
+    const actual: Json = Exit.isSuccess(exit) ? bytesJson(concatenated(exit.value), { hash: held.hash, bytes: held.bytes }) : exitJson(Exit.map(exit, () => null))
     const gone = !(contentKey(held.tenant, held.hash) in run.model.contents)
     const executed: ExecutedStep = {
       record: heldRecord(command, atMs, actual, held.expected),
@@ -126,13 +124,3 @@ export const finishHeldStream = (run: RunState, command: Extract<Command, { op: 
     return executed
   })
 
-/** The parts of a stream as one array. */
-const concatenated = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0))
-  let offset = 0
-  for (const part of parts) {
-    bytes.set(part, offset)
-    offset += part.byteLength
-  }
-  return bytes
-}

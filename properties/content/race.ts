@@ -28,7 +28,7 @@ import { withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
 import { makeRowWriteWatch, type RowWriteWatch, WROTE_CONTENT_BEFORE_COMMIT, WROTE_CONTENT_THEN_STATEMENT } from "./writePoint.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
-import { errorTag, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
+import { errorTag, exitJson, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
 import { type ObservedStorage, observeStorage, storageJson } from "./observe.ts"
 import type { Command, RacingCommand } from "./scenario.ts"
@@ -246,8 +246,6 @@ const predictedBlock = (run: RunState, operation: ContentOperation & { kind: "sw
   return exists && alone.deletes.some((batch) => batch.targets.includes(key))
 }
 
-const exitJson = (exit: Exit.Exit<Json, unknown>): Json =>
-  Exit.isSuccess(exit) ? { _tag: "Success", value: exit.value } : { _tag: "Failure", error: errorTag(exit.cause.reasons[0]?._tag === "Fail" ? exit.cause.reasons[0].error : exit.cause.reasons[0]?._tag === "Die" ? exit.cause.reasons[0].defect : exit.cause) }
 
 /** Runs one race command and checks it. */
 export const raceStep = (implementation: ContentImplementation, environment: ExecutionEnvironment, session: ContentSession, run: RunState, command: Extract<Command, { op: "race" }>, atMs: number) =>
