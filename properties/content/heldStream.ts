@@ -79,6 +79,9 @@ export const openHeldStream = (store: ContentStore, run: RunState, command: Extr
     const bytes = PAYLOADS[command.payload]!
     const outcome = contentModel.step(run.model, { kind: "stream", tenant, hash, size: bytes.byteLength, interrupt: false })
     const expected: Json = outcome.result._tag === "Success" ? bytesJson(bytes, { hash, bytes }) : toJson(outcome.result)
+    // One stream is held at a time (each unit opens one); a replayed scenario that opens a second ends the first.
+    if (run.held !== undefined) yield* Fiber.interrupt(run.held.fiber)
+    run.held = undefined
     const first = yield* Deferred.make<void>()
     const resume = yield* Deferred.make<void>()
     const stream = store.stream(tenant, hash, bytes.byteLength, STREAM_TIMEOUT_MS)

@@ -76,6 +76,14 @@ describe("a stream held across a sweep", () => {
     expect(trace.steps[1]!.implementation).toBeNull()
   }, 60_000)
 
+  it("holds one stream at a time: a second open ends the first, and the rest reads the second", async () => {
+    const twice: ReadonlyArray<Command> = [...UNIT.slice(0, 3), { op: "streamOpen", tenant: 0, payload: 3 }, { op: "streamRest" }, { op: "streamRest" }]
+    const trace = await Effect.runPromise(executeScenario(races(shippedContent), makeSqliteAdapter(), { commands: twice } as unknown as Json))
+    expect(trace.divergence, trace.divergence?.explanation).toBeNull()
+    expect(trace.steps[4]!.implementation).toMatchObject({ size: 9 })
+    expect(trace.steps[5]!.implementation).toBeNull()
+  }, 60_000)
+
   it("content/races catches a stream that reads its chunks outside one snapshot, under CNT-008, at the held stream's end", async () => {
     const result = await Effect.runPromise(catchKnownBad({ suite: contentSuite(chunkByChunk), adapter: makeSqliteAdapter(), propertyOrder: ["content/races"], stopAfterFailures: 1 }))
     expect(result.caught, result.run.verdict).toBe(true)
