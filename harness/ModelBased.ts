@@ -9,7 +9,7 @@
  * (`StorageBoundary.ts`), and `resultJson` gives every subject the same result shapes, crashes
  * included.
  */
-import { Cause, Effect } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import type { Attributor } from "./Attribution.ts"
 import type { HarnessError } from "./errors.ts"
 import type { Divergence, ExecutionTrace, Json, StepRecord } from "./Property.ts"
@@ -134,11 +134,17 @@ const alsoExpectedWords = (alsoExpected: ReadonlyArray<Json> | undefined): strin
  * A call's outcome in the shapes every model predicts: `{_tag: "Success", value}`,
  * `{_tag: "Failure", error}` (the error as `errorJson` names it) or `{_tag: "Crashed", transaction, phase}`.
  */
-export const resultJson = <A extends Json, E>(outcome: BoundedOutcome<A, E>, errorJson: (error: unknown) => Json): Json => {
-  if (outcome._tag === "Crashed") return { _tag: "Crashed", transaction: outcome.crash.transaction, phase: outcome.crash.phase }
-  const exit = outcome.exit
-  return exit._tag === "Success" ? { _tag: "Success", value: exit.value } : { _tag: "Failure", error: errorJson(Cause.squash(exit.cause)) }
-}
+export const resultJson = <A extends Json, E>(outcome: BoundedOutcome<A, E>, errorJson: (error: unknown) => Json): Json =>
+  outcome._tag === "Crashed"
+    ? { _tag: "Crashed", transaction: outcome.crash.transaction, phase: outcome.crash.phase }
+    : exitJson(outcome.exit, (value) => value, errorJson)
+
+/**
+ * An exit in the model's result shape: `{_tag: "Success", value}`, or `{_tag: "Failure", error}` where
+ * the error is the cause's first failure or, with none, its first defect (`Cause.squash`).
+ */
+export const exitJson = <A, E>(exit: Exit.Exit<A, E>, valueJson: (value: A) => Json, errorJson: (error: unknown) => Json): Json =>
+  Exit.isSuccess(exit) ? { _tag: "Success", value: valueJson(exit.value) } : { _tag: "Failure", error: errorJson(Cause.squash(exit.cause)) }
 
 /**
  * Runs the opening step and then each command (at most `maxCommands`), stopping at the first

@@ -5,10 +5,11 @@
  * processes over one database), the configuration and reporter references they read, and what is
  * observed after a step. No faults are armed: the race property orders operations, it breaks nothing.
  */
-import { Cause, Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 import type { AdapterCapabilities, Dialect, IsolatedDatabase, PlatformAlarm } from "../../adapters/contract.ts"
 import { emulatedPlatformAlarm } from "../../adapters/emulatedPlatformAlarm.ts"
 import type { Json } from "../../harness/Property.ts"
+import { exitJson as coreExitJson } from "../../harness/ModelBased.ts"
 import { makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import type { AlarmReporterFn, AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
@@ -39,8 +40,7 @@ export interface RaceSession {
 }
 
 /** An implementation exit in the model's result shape (`{_tag: "Failure", error: {_tag}}` on failure). */
-export const exitJson = <A>(exit: Exit.Exit<A, unknown>, value: (a: A) => Json): Json =>
-  Exit.isSuccess(exit) ? { _tag: "Success", value: value(exit.value) } : { _tag: "Failure", error: errorTag(Cause.squash(exit.cause)) }
+export const exitJson = <A>(exit: Exit.Exit<A, unknown>, value: (a: A) => Json): Json => coreExitJson(exit, value, errorTag)
 
 /** Opens the session: one scheduler per boundary, both reading `budget` as their configuration. */
 export const openRaceSession = (implementation: AlarmsImplementation, database: IsolatedDatabase, dialect: Dialect, budget: number, capabilities: AdapterCapabilities, withSecond: boolean): Effect.Effect<RaceSession, HarnessError> =>

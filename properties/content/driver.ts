@@ -9,6 +9,7 @@ import { Data, Effect, Exit, Option, Result, Stream } from "effect"
 import { isSqlError } from "effect/sql/SqlError"
 import { type ErrorFieldCatalog, namedWithDefects } from "../../harness/ErrorShape.ts"
 import type { Json } from "../../harness/Property.ts"
+import { exitJson as coreExitJson } from "../../harness/ModelBased.ts"
 import type { ContentRef, ContentStore } from "../../subjects/content/api.ts"
 import { STREAM_TIMEOUT_MS } from "./config.ts"
 
@@ -117,6 +118,5 @@ export const concatenated = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
 export const optionalGrantJson = (store: ContentStore, tenant: string, granted: Option.Option<ContentRef>): Effect.Effect<Json> =>
   Option.isNone(granted) ? Effect.succeed(null) : grantJson(store, tenant, granted.value)
 
-/** An exit as a step's result: its value, or its failure's (or defect's) tag. */
-export const exitJson = (exit: Exit.Exit<Json, unknown>): Json =>
-  Exit.isSuccess(exit) ? { _tag: "Success", value: exit.value } : { _tag: "Failure", error: errorTag(exit.cause.reasons[0]?._tag === "Fail" ? exit.cause.reasons[0].error : exit.cause.reasons[0]?._tag === "Die" ? exit.cause.reasons[0].defect : exit.cause) }
+/** An exit as a step's result: its value, or its failure's (or, with none, its defect's) tag (the core's `exitJson`). */
+export const exitJson = (exit: Exit.Exit<Json, unknown>): Json => coreExitJson(exit, (value) => value, errorTag)
