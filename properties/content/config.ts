@@ -80,7 +80,12 @@ const bytesOf = (text: string): Uint8Array => new TextEncoder().encode(text)
 export const LARGE_PAYLOAD_BYTES = 1024 * 1024 + 1
 
 /** `size` bytes of a fixed pattern that repeats every 251 bytes, a prime, so no chunk equals another. */
-const patternBytes = (size: number): Uint8Array => Uint8Array.from({ length: size }, (_, index) => (index * 7 + 3) % 251)
+const patternBytes = (size: number): Uint8Array => {
+  // A plain loop: `Uint8Array.from` with a mapping function took ~50 ms for 1 MiB at every module load.
+  const bytes = new Uint8Array(size)
+  for (let index = 0; index < size; index++) bytes[index] = (index * 7 + 3) % 251
+  return bytes
+}
 
 /**
  * Payloads: empty, under one chunk, exactly one chunk, three chunks (partly filled), one byte over the
