@@ -126,3 +126,8 @@ export const sha256HexOf = async (bytes: Uint8Array): Promise<string> => {
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes))
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")
 }
+
+let payloadHashesOnce: Promise<ReadonlyArray<string>> | undefined
+
+/** `sha256HexOf` of every payload, in `PAYLOADS` order: computed once per process, since the payloads are constants. */
+export const payloadHashes = (): Promise<ReadonlyArray<string>> => (payloadHashesOnce ??= Promise.all(PAYLOADS.map(sha256HexOf)))

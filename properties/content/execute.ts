@@ -18,7 +18,7 @@ import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { struckFaultWords } from "../../harness/StruckFault.ts"
 import { storageChecks } from "./checks.ts"
 import { resolveCommand, type WalletEntry, withReachedFault } from "./commands.ts"
-import { modelConfigOf, PAYLOADS, sha256HexOf } from "./config.ts"
+import { modelConfigOf, payloadHashes } from "./config.ts"
 import { errorTag, resultAsRead } from "./driver.ts"
 import { type ObservedStorage, observeStorage, storageJson } from "./observe.ts"
 import { finishHeldStream, type HeldStream, heldStreamStore, openHeldStream } from "./heldStream.ts"
@@ -148,7 +148,7 @@ export const executeContent = (implementation: ContentImplementation) =>
     const database = environment.database
     const singleConnection = !environment.capabilities.independentConnections
     const scope = yield* Effect.scope
-    const hashes = yield* Effect.promise(() => Promise.all(PAYLOADS.map(sha256HexOf)))
+    const hashes = yield* Effect.promise(payloadHashes)
     const run: RunState = { model: contentModel.init(modelConfigOf(scenario.parameters)), wallet: [], hashes }
     const session = yield* openContentSession(implementation, database.sql, environment.dialect, singleConnection, scenario.parameters)
 
