@@ -7,6 +7,7 @@ import { applyMutation } from "./mutation.ts"
 import type { Operation, TransactionFault, TransactionMutation } from "./operations.ts"
 import type { AlarmStatus, ForkedWriteOutcome, ModelResult, MutationResult } from "./results.ts"
 import { MAX_ALTERNATIVES } from "../../harness/Alternatives.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import { type ClosureOutcome, CrashSignal, reach, readFailsHere, readFailure, runTransaction, startRun, type StepRun, type TransactionRecord } from "./run.ts"
 import type { Situation } from "./situations.ts"
 import { type ModelState, type ReporterCall, byWakeThenStorageId } from "./state.ts"
@@ -60,7 +61,6 @@ export interface StepOutcome {
   readonly readPoints: number
 }
 
-const json = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json
 
 interface Decided {
   readonly result: ModelResult
@@ -169,19 +169,19 @@ const dispatch = (run: StepRun, operation: Extract<Operation, { kind: "processDu
   const outcome = processDueAlarms(run, operation.options ?? {}, operation.handlers ?? [], operation.racer, operation.optionsCheckedFirst === true)
   const extra: Array<Prediction> = []
   if (outcome.racer !== undefined) {
-    extra.push({ observable: "racer", expected: json({ result: outcome.racer.result, ranAt: outcome.racer.ranAt }), rules: outcome.racer.rules, why: outcome.racer.why })
+    extra.push({ observable: "racer", expected: toJson({ result: outcome.racer.result, ranAt: outcome.racer.ranAt }), rules: outcome.racer.rules, why: outcome.racer.why })
   }
   if (outcome.result._tag === "Success") {
     const value = outcome.result.value as { handled: ReadonlyArray<unknown>; failed: ReadonlyArray<unknown>; parked: ReadonlyArray<unknown> }
-    extra.push({ observable: "handled", expected: json(value.handled), rules: ["R21", "R22", "E5", "E6"], why: `dispatch order is (wake_at, storage_id): ${outcome.selected.join(", ") || "nothing due"}` })
-    extra.push({ observable: "failed", expected: json(value.failed), rules: ["R21", "R24"], why: "failures in dispatch order" })
-    extra.push({ observable: "parked", expected: json(value.parked), rules: ["R27", "R18"], why: "reports of alarms newly parked during this call, after each commit" })
-    value.handled.forEach((entry, index) => extra.push({ observable: `handled[${index}]`, expected: json(entry), ...outcome.handledWhy[index]! }))
-    value.failed.forEach((entry, index) => extra.push({ observable: `failed[${index}]`, expected: json(entry), ...outcome.failedWhy[index]! }))
-    value.parked.forEach((entry, index) => extra.push({ observable: `parked[${index}]`, expected: json(entry), ...outcome.parkedWhy[index]! }))
+    extra.push({ observable: "handled", expected: toJson(value.handled), rules: ["R21", "R22", "E5", "E6"], why: `dispatch order is (wake_at, storage_id): ${outcome.selected.join(", ") || "nothing due"}` })
+    extra.push({ observable: "failed", expected: toJson(value.failed), rules: ["R21", "R24"], why: "failures in dispatch order" })
+    extra.push({ observable: "parked", expected: toJson(value.parked), rules: ["R27", "R18"], why: "reports of alarms newly parked during this call, after each commit" })
+    value.handled.forEach((entry, index) => extra.push({ observable: `handled[${index}]`, expected: toJson(entry), ...outcome.handledWhy[index]! }))
+    value.failed.forEach((entry, index) => extra.push({ observable: `failed[${index}]`, expected: toJson(entry), ...outcome.failedWhy[index]! }))
+    value.parked.forEach((entry, index) => extra.push({ observable: `parked[${index}]`, expected: toJson(entry), ...outcome.parkedWhy[index]! }))
   }
   outcome.forkedWrites.forEach((entry, index) =>
-    extra.push({ observable: `forkedWrite[${index}]`, expected: json(entry), ...outcome.forkedWhy[index]! })
+    extra.push({ observable: `forkedWrite[${index}]`, expected: toJson(entry), ...outcome.forkedWhy[index]! })
   )
   return { result: outcome.result, rules: outcome.rules, why: outcome.why, extra, forkedWrites: outcome.forkedWrites }
 }
@@ -259,11 +259,11 @@ export const step = (state: ModelState, operation: Operation): StepOutcome => {
   }
   const finalState: ModelState = { ...run.state, reporterLog: [...run.state.reporterLog, ...run.reporterCalls] }
   const predictions: Array<Prediction> = [
-    { observable: "result", expected: json(outcome.result), rules: outcome.rules, why: outcome.why },
+    { observable: "result", expected: toJson(outcome.result), rules: outcome.rules, why: outcome.why },
     platformAlarmPrediction(finalState),
     {
       observable: "reporterCalls",
-      expected: json(run.reporterCalls.map(({ attempts, retryAtMs }) => ({ attempts, retryAtMs }))),
+      expected: toJson(run.reporterCalls.map(({ attempts, retryAtMs }) => ({ attempts, retryAtMs }))),
       rules: ["R27", "R18", "E8", "E9"],
       why: run.reporterCalls.length === 0
         ? "no alarm entered a new parked episode that was still parked at commit"

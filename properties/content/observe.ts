@@ -12,6 +12,7 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Json } from "../../harness/Property.ts"
 import { sha256HexOf } from "./config.ts"
+import { toJson } from "../../harness/ToJson.ts"
 
 /** Storage as observed after a step. */
 export interface ObservedStorage {
@@ -95,4 +96,4 @@ export const observeStorage = (sql: SqlClient.SqlClient, chunkBytes: number) =>
   })
 
 /** The observed storage as JSON for traces. */
-export const storageJson = (observed: ObservedStorage): Json => JSON.parse(JSON.stringify(observed)) as Json
+export const storageJson = (observed: ObservedStorage): Json => toJson(observed)

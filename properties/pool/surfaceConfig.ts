@@ -15,6 +15,7 @@ import type { Json } from "../../harness/Property.ts"
 import { HarnessError } from "../../harness/errors.ts"
 import type { CallerConfig } from "./surfaceScenario.ts"
 import { outcomeOf, type ProbeResult, type SurfaceContext } from "./surfaceRuntime.ts"
+import { toJson } from "../../harness/ToJson.ts"
 
 /** The seed's statement the check cites (the reference page has no rule on telemetry). */
 export const SEED_CLIENT_RULE = "seed bounded.d.ts"
@@ -22,7 +23,7 @@ export const SEED_CLIENT_RULE = "seed bounded.d.ts"
 /** The span attributes a statement of `client` carries, as JSON. */
 const statementAttributes = (client: SqlClient.SqlClient): Json => {
   const attributes: unknown = (client.unsafe("SELECT 1") as { readonly spanAttributes?: unknown }).spanAttributes
-  return Array.isArray(attributes) ? JSON.parse(JSON.stringify(attributes)) as Json : `not a list (${typeof attributes})`
+  return Array.isArray(attributes) ? toJson(attributes) : `not a list (${typeof attributes})`
 }
 
 /** The `config` probe: the pool's statement span attributes are upstream's for the caller's `config`. */

@@ -15,11 +15,12 @@ import type { BoundedPoolClient } from "../../subjects/pool/api.ts"
 import { ForeignDomainError } from "./surfaceRefusal.ts"
 import type { SmokeEntry } from "./surfaceScenario.ts"
 import { outcomeOf, type ProbeResult, runBounded, type SurfaceContext } from "./surfaceRuntime.ts"
+import { toJson } from "../../harness/ToJson.ts"
 
 /** snake_case to camelCase: the row-name transform a surface pool may be built with. */
 export const snakeToCamel = (name: string): string => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
 
-const rowsJson = (rows: ReadonlyArray<unknown>): Json => JSON.parse(JSON.stringify(Array.from(rows))) as Json
+const rowsJson = (rows: ReadonlyArray<unknown>): Json => toJson(Array.from(rows))
 
 /** What the entry point returns for `tag`, and what the caller must see. */
 const entryOf = (pool: BoundedPoolClient, entry: SmokeEntry, tag: string, failing: boolean, name: (column: string) => string): { readonly run: Effect.Effect<Json, unknown>; readonly expected: Json } => {
