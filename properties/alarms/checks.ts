@@ -68,7 +68,11 @@ const tagOf = (value: Json) => (value as { readonly _tag?: unknown } | null)?._t
 const predicted = (outcome: StepOutcome, observable: string): Prediction | undefined =>
   outcome.predictions.find((prediction) => prediction.observable === observable)
 
-const bothSucceeded = (c: StepComparison) => tagOf(withoutReasons(toJson(c.outcome.result))) === "Success" && tagOf(c.actualResult) === "Success"
+/** Whether the model (its `expectedResult`, `expectedResultOf`) and the implementation both succeeded. */
+const bothSucceeded = (c: StepComparison, expectedResult: Json) => tagOf(expectedResult) === "Success" && tagOf(c.actualResult) === "Success"
+
+/** The model's result as the implementation's is compared with it: JSON, without reasons. */
+const expectedResultOf = (c: StepComparison): Json => withoutReasons(toJson(c.outcome.result))
 
 /**
  * The rules of a status disagreement: the rules of the first differing field that `context` names,
@@ -101,9 +105,8 @@ const entryPrediction = (predictions: ReadonlyArray<Prediction>, ref: { readonly
  * When the scripted reporter failed during the step and the result differs, the reporter's rule
  * decides: a failing reporter is swallowed (R27), whatever operation called it.
  */
-const resultCheck = (c: StepComparison): Check => {
+const resultCheck = (c: StepComparison, expected: Json): Check => {
   const prediction = predicted(c.outcome, "result")!
-  const expected = withoutReasons(toJson(c.outcome.result))
   const reporterFailed = "reporterFails" in c.command && c.command.reporterFails === true && c.reporterCalls.length > 0
   if (reporterFailed && tagOf(expected) !== tagOf(c.actualResult)) {
     return {
@@ -380,7 +383,7 @@ const mutationOutcomes = (result: Json): ReadonlyArray<Json> => {
  * transaction's atomicity.
  */
 const misusedHandleChecks = (c: StepComparison, expectedResult: Json): ReadonlyArray<Check> => {
-  if (c.command.op !== "transaction" || !bothSucceeded(c)) return []
+  if (c.command.op !== "transaction" || !bothSucceeded(c, expectedResult)) return []
   const expected = mutationOutcomes(expectedResult)
   const actual = mutationOutcomes(c.actualResult)
   return c.command.mutations.flatMap((mutation, index): ReadonlyArray<Check> =>
@@ -400,8 +403,9 @@ const misusedHandleChecks = (c: StepComparison, expectedResult: Json): ReadonlyA
  */
 export const alarmsChecks = (c: StepComparison): ReadonlyArray<Check> => {
   const dispatch = c.command.op === "dispatch"
-  const succeeded = bothSucceeded(c)
-  const result = resultCheck(c)
+  const expectedResult = expectedResultOf(c)
+  const succeeded = bothSucceeded(c, expectedResult)
+  const result = resultCheck(c, expectedResult)
   const reporter = predicted(c.outcome, "reporterCalls")!
   const alarm = predicted(c.outcome, "platformAlarm")!
   return [

@@ -168,6 +168,8 @@ export const executeAlarms = (
       legacyRows: legacy,
       ...(scenario.knownTags === undefined ? {} : { knownTags: scenario.knownTags })
     })
+    /** `modelStatuses(model)`, replaced whenever `model` is. */
+    let statusesOfModel = modelStatuses(model)
     const session = yield* openAlarmsSession(implementation, database, dialect, scenario.configuration, scenario.knownTags ?? null)
     /** Per alarm, the rules of the last external write that targeted it (to attribute wrong row content). */
     const lastTouch = new Map<string, Touch>(legacy.map((row) => [
@@ -181,7 +183,7 @@ export const executeAlarms = (
         const command = resolveCommand(generated, model, atMs)
         if (command.op === "advanceToNextWake" || command.op === "advanceBy") return yield* clockStep(command, model, atMs)
         const operation = modelOperation(command, atMs)!
-        const before = modelStatuses(model)
+        const before = statusesOfModel
         const modelBefore = model
         const canonical = alarmsModel.step(model, operation)
         // A fault the model voids (statement order, or a platform alarm write an implementation may skip) is not injected.
@@ -200,6 +202,7 @@ export const executeAlarms = (
         const alternatives = readStruck ? struckReadAlternatives(operation, canonical.readPoints) : operationAlternatives(modelBefore, operation)
         const { outcome, statuses, checks } = firstConsistent(alternatives, judge)
         model = outcome.state
+        statusesOfModel = statuses
         const expectedResult = withoutReasons(toJson(outcome.result))
         const reporterPrediction = outcome.predictions.find((prediction) => prediction.observable === "reporterCalls")!
         const spans = alarmSpanCheck(command, called.typed, called.result, called.spans)
