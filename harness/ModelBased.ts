@@ -144,7 +144,10 @@ export const resultJson = <A extends Json, E>(outcome: BoundedOutcome<A, E>, err
  * the error is the cause's first failure or, with none, its first defect (`Cause.squash`).
  */
 export const exitJson = <A, E>(exit: Exit.Exit<A, E>, valueJson: (value: A) => Json, errorJson: (error: unknown) => Json): Json =>
-  Exit.isSuccess(exit) ? { _tag: "Success", value: valueJson(exit.value) } : { _tag: "Failure", error: errorJson(Cause.squash(exit.cause)) }
+  Exit.isSuccess(exit) ? { _tag: "Success", value: valueJson(exit.value) } : failureJson(exit.cause, errorJson)
+
+/** A failed call in the model's result shape: `{_tag: "Failure", error}`, the error picked as `exitJson` picks it. */
+export const failureJson = (cause: Cause.Cause<unknown>, errorJson: (error: unknown) => Json): Json => ({ _tag: "Failure", error: errorJson(Cause.squash(cause)) })
 
 /**
  * Runs the opening step and then each command (at most `maxCommands`), stopping at the first

@@ -6,6 +6,7 @@
  */
 import { Cause, DateTime, Deferred, Effect, Exit, Fiber } from "effect"
 import type { Json } from "../../harness/Property.ts"
+import { failureJson } from "../../harness/ModelBased.ts"
 import { errorShapeDefects, namedWithDefects } from "../../harness/ErrorShape.ts"
 import type { AlarmStatus as ModelAlarmStatus, ScheduleConfigurationInput } from "../../models/alarms/index.ts"
 import { storageIdOf, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
@@ -124,7 +125,7 @@ export const runMutation = (handle: AlarmTransaction, mutation: MutationSpec, no
 export type MutationOutcome = { readonly _tag: "Success" } | { readonly _tag: "Failure"; readonly error: Json }
 
 const outcomeOf = (exit: Exit.Exit<unknown, unknown>): MutationOutcome =>
-  Exit.isSuccess(exit) ? { _tag: "Success" } : { _tag: "Failure", error: errorTag(Cause.squash(exit.cause)) }
+  Exit.isSuccess(exit) ? { _tag: "Success" } : failureJson(exit.cause, errorTag) as MutationOutcome
 
 /**
  * Runs an external `transaction` with scripted mutations: misused ones run from a forked fiber, or

@@ -28,7 +28,7 @@ import { withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
 import { makeRowWriteWatch, type RowWriteWatch, WROTE_CONTENT_BEFORE_COMMIT, WROTE_CONTENT_THEN_STATEMENT } from "./writePoint.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
-import { errorTag, exitJson, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
+import { exitJson, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
 import { type ObservedStorage, observeStorage, storageJson } from "./observe.ts"
 import type { Command, RacingCommand } from "./scenario.ts"
@@ -75,7 +75,7 @@ const racerOf = (command: RacingCommand, hashes: ReadonlyArray<string>, atMs: nu
       const grant = yield* optionalGrantJson(store, tenant, granted)
       if (granted._tag === "None") return { grant, attach: null } as Json
       const attached = yield* Effect.exit(store.attach({ ...place, ref: granted.value }))
-      return { grant, attach: Exit.isSuccess(attached) ? { _tag: "Success", value: null } : { _tag: "Failure", error: errorTag(attached.cause.reasons[0]?._tag === "Fail" ? attached.cause.reasons[0].error : attached.cause) } } as Json
+      return { grant, attach: exitJson(Exit.map(attached, () => null)) } as Json
     })
   return { operation: { kind: "grantAndAttach", ...place, hash, size, atMs }, call, startHook: "content.beforeRaise", lockHook: "content.afterRaise" }
 }

@@ -9,7 +9,7 @@ import { TestClock } from "effect/testing"
 import type { Dialect, IsolatedDatabase } from "../../adapters/contract.ts"
 import { AFTER_BEGIN_POINT, BEFORE_COMMIT_POINT, withOpenTransactionPoints } from "../../harness/BoundaryPoints.ts"
 import { makeScriptedHooks } from "../../harness/HookPoints.ts"
-import { resultJson } from "../../harness/ModelBased.ts"
+import { failureJson, resultJson } from "../../harness/ModelBased.ts"
 import { type OverlapHooks, runOverlapping } from "../../harness/Overlapping.ts"
 import type { Json } from "../../harness/Property.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
@@ -163,7 +163,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
         }
         const input = scheduleInput(pool, skipMs, entries)
         const exit = yield* Effect.exit(process.runtime.defineSchedule(input))
-        if (Exit.isFailure(exit)) return { _tag: "Failure", error: errorName(Cause.squash(exit.cause)) } as Json
+        if (Exit.isFailure(exit)) return failureJson(exit.cause, errorName)
         process.input = input
         process.schedule = exit.value
         return { _tag: "Success", value: exit.value.entries.map((entry) => entry.key) } as Json
@@ -195,7 +195,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
           ? yield* runRaceOverBoundaries(ops.map((op) => processes[op.runner]!.boundary), [entries[0]!, entries[1]!], order, observer)
           : { exits: yield* runSequential(entries, order), evidence: "sequential" as const }
         lastRace = evidence
-        return { _tag: "Success", value: exits.map((exit) => (Exit.isSuccess(exit) ? exit.value : { _tag: "Failure", error: errorName(Cause.squash(exit.cause)) })) } as Json
+        return { _tag: "Success", value: exits.map((exit) => (Exit.isSuccess(exit) ? exit.value : failureJson(exit.cause, errorName))) } as Json
       })
 
     const bootstrapAll = (order: ReadonlyArray<number>) =>
@@ -206,7 +206,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
         if (!concurrent) {
           for (const index of order) {
             const exit = yield* Effect.exit(bootstrapOf(processes[index]!))
-            if (Exit.isFailure(exit)) return { _tag: "Failure", error: errorName(Cause.squash(exit.cause)) } as Json
+            if (Exit.isFailure(exit)) return failureJson(exit.cause, errorName)
           }
           return { _tag: "Success", value: null } as Json
         }
@@ -215,7 +215,7 @@ export const openCronSession = (implementation: CronImplementation, database: Is
         const { exits, openTogether } = yield* withOpenTransactionPoints(processes.map((process) => process.boundary), hooks, runOverlapping(hooks, operations, order, BOOTSTRAP_OVERLAP))
         lastBootstrapOpenTogether = openTogether
         const failed = exits.find(Exit.isFailure)
-        return (failed === undefined ? { _tag: "Success", value: null } : { _tag: "Failure", error: errorName(Cause.squash(failed.cause)) }) as Json
+        return (failed === undefined ? { _tag: "Success", value: null } : failureJson(failed.cause, errorName)) as Json
       })
 
     const call = (command: Command, _atMs: number): Effect.Effect<Json, HarnessError> =>
