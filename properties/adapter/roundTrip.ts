@@ -8,7 +8,8 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import type { Json, PropertyDefinition } from "../../harness/Property.ts"
 import { ADP } from "../../spec/adapter.ts"
-import { columnTypes, createTables, MAX_CONTRACT_INTEGER, orHarness, sameBytes, toJson, TraceRecorder } from "./support.ts"
+import { columnTypes, createTables, MAX_CONTRACT_INTEGER, orHarness, toJson, TraceRecorder } from "./support.ts"
+import { sameBytes } from "../../harness/SameBytes.ts"
 
 /** A generated round-trip scenario (plain JSON; bytes as arrays of 0..255). */
 export type RoundTripScenario = {

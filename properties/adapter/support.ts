@@ -237,13 +237,6 @@ export const compareUtf8 = (left: string, right: string): number => {
   return a.length - b.length
 }
 
-/** True when two byte arrays hold the same bytes (and `actual` is a Uint8Array). */
-export const sameBytes = (expected: Uint8Array, actual: unknown): boolean => {
-  if (!(actual instanceof Uint8Array) || actual.length !== expected.length) return false
-  for (let i = 0; i < expected.length; i++) if (actual[i] !== expected[i]) return false
-  return true
-}
-
 /** Rows of `(k, v)` sorted by key in JavaScript (never trusting the engine's ORDER BY). */
 export const sortedEntries = (rows: ReadonlyArray<{ readonly k: unknown; readonly v: unknown }>): Json =>
   [...rows]

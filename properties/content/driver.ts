@@ -10,6 +10,7 @@ import { isSqlError } from "effect/sql/SqlError"
 import { type ErrorFieldCatalog, namedWithDefects } from "../../harness/ErrorShape.ts"
 import type { Json } from "../../harness/Property.ts"
 import { exitJson as coreExitJson } from "../../harness/ModelBased.ts"
+import { sameBytes } from "../../harness/SameBytes.ts"
 import type { ContentRef, ContentStore } from "../../subjects/content/api.ts"
 import { STREAM_TIMEOUT_MS } from "./config.ts"
 
@@ -51,8 +52,7 @@ export const bodyOf = (bytes: Uint8Array, fails: boolean): Stream.Stream<Uint8Ar
 
 /** Bytes as the model names them: `{hash, size}` when they equal `expected`, else what they were. */
 export const bytesJson = (bytes: Uint8Array, expected: { readonly hash: string; readonly bytes: Uint8Array }): Json => {
-  const same = bytes.byteLength === expected.bytes.byteLength && bytes.every((byte, index) => byte === expected.bytes[index])
-  return same ? { hash: expected.hash, size: bytes.byteLength } : { unexpectedBytes: Array.from(bytes.slice(0, 32)), size: bytes.byteLength }
+  return sameBytes(expected.bytes, bytes) ? { hash: expected.hash, size: bytes.byteLength } : { unexpectedBytes: Array.from(bytes.slice(0, 32)), size: bytes.byteLength }
 }
 
 /** A returned grant as the model predicts it: its expiry, as the store's `verify` reads it for `tenant`. */
