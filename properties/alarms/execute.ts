@@ -11,6 +11,7 @@ import { firstConsistent } from "../../harness/Alternatives.ts"
 import { withoutStorageFault } from "../../harness/Faults.ts"
 import { type Check, type ExecutedStep, jsonEqual, runModelBased, toJson } from "../../harness/ModelBased.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
+import { MODEL_PHASE, Profiler, timedPhaseSync } from "../../harness/Profiler.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import { alarmsModel, type ModelState, type Operation, operationAlternatives, struckReadAlternatives } from "../../models/alarms/index.ts"
@@ -168,6 +169,7 @@ export const executeAlarms = (
       legacyRows: legacy,
       ...(scenario.knownTags === undefined ? {} : { knownTags: scenario.knownTags })
     })
+    const profiler = yield* Profiler
     /** `modelStatuses(model)`, replaced whenever `model` is. */
     let statusesOfModel = modelStatuses(model)
     const session = yield* openAlarmsSession(implementation, database, dialect, scenario.configuration, scenario.knownTags ?? null)
@@ -185,13 +187,13 @@ export const executeAlarms = (
         const operation = modelOperation(command, atMs)!
         const before = statusesOfModel
         const modelBefore = model
-        const canonical = alarmsModel.step(model, operation)
+        const canonical = timedPhaseSync(profiler, MODEL_PHASE, () => alarmsModel.step(model, operation))
         // A fault the model voids (statement order, or a platform alarm write an implementation may skip) is not injected.
         const called = yield* session.call(canonical.faultVoided ? withoutStorageFault(command) : command, atMs)
         // Read before `observe` re-arms the boundary: whether a `readFails` fault failed one of the call's reads.
         const readStruck = "fault" in command && command.fault?.phase === "readFails" && !canonical.faultVoided && session.boundary.readsOutside().failed
         // The rows observed are named by the canonical prediction; an alternative differs only in what it reports.
-        const canonicalStatuses = modelStatuses(canonical.state)
+        const canonicalStatuses = timedPhaseSync(profiler, MODEL_PHASE, () => modelStatuses(canonical.state))
         const observed = yield* session.observe(apiRefsOf(command, before, canonicalStatuses, index))
         const judge = (alternative: Operation) => {
           const outcome = alternative === operation ? canonical : alarmsModel.step(modelBefore, alternative)
@@ -200,7 +202,7 @@ export const executeAlarms = (
           return { outcome, statuses, checks: [...alarmsChecks(comparison)] }
         }
         const alternatives = readStruck ? struckReadAlternatives(operation, canonical.readPoints) : operationAlternatives(modelBefore, operation)
-        const { outcome, statuses, checks } = firstConsistent(alternatives, judge)
+        const { outcome, statuses, checks } = timedPhaseSync(profiler, MODEL_PHASE, () => firstConsistent(alternatives, judge))
         model = outcome.state
         statusesOfModel = statuses
         const expectedResult = withoutReasons(toJson(outcome.result))

@@ -9,7 +9,7 @@ import { Cause, Deferred, Effect, Exit, Fiber } from "effect"
 import type { Dialect, IsolatedDatabase } from "../../adapters/contract.ts"
 import { resultJson, toJson } from "../../harness/ModelBased.ts"
 import { says } from "../../harness/ErrorText.ts"
-import { timedImplementationCall } from "../../harness/Profiler.ts"
+import { CALL_PHASE, OBSERVE_PHASE, timedImplementationCall, timedPhase } from "../../harness/Profiler.ts"
 import type { Json } from "../../harness/Property.ts"
 import { makeSpanRecorder } from "../../harness/SpanRecorder.ts"
 import { type BoundaryOptions, makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
@@ -226,7 +226,7 @@ export const openAlarmsSession = (
       })
 
     const call = (command: Command, atMs: number): Effect.Effect<CallRecord, HarnessError> =>
-      Effect.gen(function*() {
+      timedPhase(CALL_PHASE, Effect.gen(function*() {
         boundary.arm("fault" in command ? (command.fault as TransactionFault | undefined) : undefined)
         reporterCalls = []
         reporterFails = "reporterFails" in command && command.reporterFails === true
@@ -245,15 +245,15 @@ export const openAlarmsSession = (
         }
         const called = yield* callScheduler(command, atMs)
         return { ...called, reporterCalls }
-      })
+      }))
 
-    const observe = (apiRefs: ReadonlyArray<RefSpec>) => Effect.gen(function*() {
+    const observe = (apiRefs: ReadonlyArray<RefSpec>) => timedPhase(OBSERVE_PHASE, Effect.gen(function*() {
       boundary.arm(undefined)
       const stored = yield* readStoredAlarms(database.sql, dialect).pipe(Effect.mapError(harnessError("reading the alarm tables")))
       const statuses = yield* readApiStatuses(scheduler, apiRefs, provide)
       const platformAlarmMs = yield* database.platformAlarm.get.pipe(Effect.mapError(harnessError("reading the platform alarm")))
       return { statuses, storedStatuses: stored.statuses, storedContents: stored.contents, orphanAttempts: stored.orphanAttempts, platformAlarmMs }
-    })
+    }))
 
     return { boundary, call, observe }
   })
