@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import type { Json, PropertyDefinition } from "../../harness/Property.ts"
 import { ADP } from "../../spec/adapter.ts"
-import { columnTypes, createTables, MAX_CONTRACT_INTEGER, orHarness, toJson, TraceRecorder } from "./support.ts"
+import { columnTypes, createTables, MAX_CONTRACT_INTEGER, orHarness, traceJson, TraceRecorder } from "./support.ts"
 import { sameBytes } from "../../harness/SameBytes.ts"
 
 /** A generated round-trip scenario (plain JSON; bytes as arrays of 0..255). */
@@ -109,15 +109,15 @@ export const roundTripProperty: PropertyDefinition<RoundTripScenario & Json> = {
       ) =>
         Effect.gen(function*() {
           recorder.cover(requirementId)
-          const index = yield* recorder.step(operation, args, toJson(actual), toJson(expected))
+          const index = yield* recorder.step(operation, args, traceJson(actual), traceJson(expected))
           const at = expected.findIndex((value, i) => !same(value, actual[i]))
           if (at !== -1) {
             recorder.diverge(
               requirementId,
               index,
-              `${what} #${at} was written as ${JSON.stringify(toJson(expected[at]))} (${typeof expected[at]}) and read back as ${JSON.stringify(toJson(actual[at]))} (${typeof actual[at]}).`,
-              toJson(expected[at]),
-              toJson(actual[at])
+              `${what} #${at} was written as ${JSON.stringify(traceJson(expected[at]))} (${typeof expected[at]}) and read back as ${JSON.stringify(traceJson(actual[at]))} (${typeof actual[at]}).`,
+              traceJson(expected[at]),
+              traceJson(actual[at])
             )
           }
         })
@@ -130,7 +130,7 @@ export const roundTripProperty: PropertyDefinition<RoundTripScenario & Json> = {
 
       const arrays = scenario.bytes.map((bytes) => Uint8Array.from(bytes))
       const bytesRead = yield* roundTrip("b", arrays)
-      yield* check(ADP.bytes, "roundTripBytes", toJson(arrays), arrays, bytesRead, (a, b) => sameBytes(a as Uint8Array, b), "Byte array")
+      yield* check(ADP.bytes, "roundTripBytes", traceJson(arrays), arrays, bytesRead, (a, b) => sameBytes(a as Uint8Array, b), "Byte array")
 
       if (scenario.mebibyte !== null) {
         const large = mebibyteBytes(scenario.mebibyte.fill)

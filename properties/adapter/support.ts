@@ -27,7 +27,7 @@ const hex = (bytes: Uint8Array, count: number): string => {
 }
 
 /** Turns a value read from a database (bigint, Uint8Array, Date, nested rows) into plain JSON for a trace. */
-export const toJson = (value: unknown, depth = 0): Json => {
+export const traceJson = (value: unknown, depth = 0): Json => {
   if (depth > 8) return "…"
   if (value === null || value === undefined) return null
   switch (typeof value) {
@@ -45,9 +45,9 @@ export const toJson = (value: unknown, depth = 0): Json => {
           : { byteLength: value.length, firstBytesHex: hex(value, BYTES_SHOWN) }
       }
       if (value instanceof Date) return { date: value.toISOString() }
-      if (Array.isArray(value)) return value.map((item) => toJson(item, depth + 1))
+      if (Array.isArray(value)) return value.map((item) => traceJson(item, depth + 1))
       const out: Record<string, Json> = {}
-      for (const [key, item] of Object.entries(value)) out[key] = toJson(item, depth + 1)
+      for (const [key, item] of Object.entries(value)) out[key] = traceJson(item, depth + 1)
       return out
     }
     default:
@@ -64,7 +64,7 @@ export const describeError = (error: unknown): Json => {
 
 /** The JSON shape of an `Exit`: `{ ok: value }`, `{ error, message }`, or `{ defect }`. */
 export const describeExit = (exit: Exit.Exit<unknown, unknown>): Json => {
-  if (Exit.isSuccess(exit)) return { ok: toJson(exit.value) }
+  if (Exit.isSuccess(exit)) return { ok: traceJson(exit.value) }
   const failure = Cause.squash(exit.cause)
   if (Cause.hasDies(exit.cause) && !Cause.hasFails(exit.cause)) {
     return { defect: failure instanceof Error ? failure.message : String(failure) }
@@ -240,7 +240,7 @@ export const compareUtf8 = (left: string, right: string): number => {
 /** Rows of `(k, v)` sorted by key in JavaScript (never trusting the engine's ORDER BY). */
 export const sortedEntries = (rows: ReadonlyArray<{ readonly k: unknown; readonly v: unknown }>): Json =>
   [...rows]
-    .map((row) => [toJson(row.k), toJson(row.v)] as const)
+    .map((row) => [traceJson(row.k), traceJson(row.v)] as const)
     .sort(([a], [b]) => compareCodeUnits(String(a), String(b)))
     .map(([k, v]) => [k, v])
 

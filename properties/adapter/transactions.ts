@@ -16,7 +16,7 @@ import {
   modelEntries,
   orHarness,
   sortedEntries,
-  toJson,
+  traceJson,
   TraceRecorder
 } from "./support.ts"
 
@@ -85,7 +85,7 @@ export const transactionsProperty: PropertyDefinition<TransactionScenario & Json
       )
       const readOne = (k: string) =>
         orHarness("read a key", sql<{ readonly v: unknown }>`SELECT v FROM ${sql(TABLE)} WHERE k = ${k}`).pipe(
-          Effect.map((rows) => (rows.length === 0 ? null : toJson(rows[0]!.v)))
+          Effect.map((rows) => (rows.length === 0 ? null : traceJson(rows[0]!.v)))
         )
 
       for (const [k, v] of scenario.baseline) {
