@@ -98,9 +98,6 @@ export const brief = (value: Json | undefined): string => {
   return text.length > 160 ? `${text.slice(0, 157)}...` : text
 }
 
-/** Any value as JSON (undefined becomes null): `ToJson.ts`, here for the subjects that import it with the loop. */
-export { toJson } from "./ToJson.ts"
-
 /** The first check whose actual value differs from the expected one. */
 export const firstMismatch = (checks: ReadonlyArray<Check>): Check | undefined =>
   checks.find((check) => !jsonEqual(check.expected, check.actual))

@@ -5,11 +5,12 @@
  * the reporter calls of the step, and the platform alarm. Pure: the loop (`harness/ModelBased.ts`)
  * takes the first mismatch and attributes it.
  */
-import { canonical, type Check, jsonEqual, toJson } from "../../harness/ModelBased.ts"
+import { canonical, type Check, jsonEqual } from "../../harness/ModelBased.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import type { Json } from "../../harness/Property.ts"
 import { type ModelState, type Prediction, predictStatuses, type StepOutcome, storageIdOf } from "../../models/alarms/index.ts"
 import { VALID_REFS } from "./arbitraries.ts"
-import { refKey, touchedRefs, withoutReasons } from "./commands.ts"
+import { expectedJson, refKey, touchedRefs, withoutReasons } from "./commands.ts"
 import type { Command, RefSpec } from "./scenario.ts"
 import { payloadOf } from "./storedState.ts"
 
@@ -68,11 +69,8 @@ const tagOf = (value: Json) => (value as { readonly _tag?: unknown } | null)?._t
 const predicted = (outcome: StepOutcome, observable: string): Prediction | undefined =>
   outcome.predictions.find((prediction) => prediction.observable === observable)
 
-/** Whether the model (its `expectedResult`, `expectedResultOf`) and the implementation both succeeded. */
+/** Whether the model (its `expectedResult`, `expectedJson` of its result) and the implementation both succeeded. */
 const bothSucceeded = (c: StepComparison, expectedResult: Json) => tagOf(expectedResult) === "Success" && tagOf(c.actualResult) === "Success"
-
-/** The model's result as the implementation's is compared with it: JSON, without reasons. */
-const expectedResultOf = (c: StepComparison): Json => withoutReasons(toJson(c.outcome.result))
 
 /**
  * The rules of a status disagreement: the rules of the first differing field that `context` names,
@@ -215,7 +213,7 @@ const forkedWriteChecks = (c: StepComparison): ReadonlyArray<Check> => [
     const prediction = predicted(c.outcome, `forkedWrite[${position}]`)
     return {
       observable: `forkedWrite[${position}]`,
-      expected: withoutReasons(toJson(expected)),
+      expected: expectedJson(expected),
       actual: c.forkedOutcomes[position] ?? null,
       rules: prediction?.rules ?? ["R9", "H4"],
       why: prediction?.why ?? "a handler's forked write after its pass"
@@ -223,7 +221,7 @@ const forkedWriteChecks = (c: StepComparison): ReadonlyArray<Check> => [
   }),
   {
     observable: "forkedWrites",
-    expected: withoutReasons(toJson(c.outcome.forkedWrites)),
+    expected: expectedJson(c.outcome.forkedWrites),
     actual: c.forkedOutcomes,
     rules: ["R9", "H4"],
     why: "writes of fibers forked by handlers run after the pass ended"
@@ -397,13 +395,13 @@ const misusedHandleChecks = (c: StepComparison, expectedResult: Json): ReadonlyA
 }
 
 /**
- * Every check of one step, finest first.
+ * Every check of one step, finest first. `expectedResult` is `expectedJson(c.outcome.result)`, which
+ * the caller keeps for the step's record.
  *
- * @example firstMismatch(alarmsChecks(comparison)) // the witness, or undefined when all agree
+ * @example firstMismatch(alarmsChecks(comparison, expectedJson(comparison.outcome.result))) // the witness, or undefined
  */
-export const alarmsChecks = (c: StepComparison): ReadonlyArray<Check> => {
+export const alarmsChecks = (c: StepComparison, expectedResult: Json): ReadonlyArray<Check> => {
   const dispatch = c.command.op === "dispatch"
-  const expectedResult = expectedResultOf(c)
   const succeeded = bothSucceeded(c, expectedResult)
   const result = resultCheck(c, expectedResult)
   const reporter = predicted(c.outcome, "reporterCalls")!

@@ -5,6 +5,7 @@
  */
 import { describeStorageFault, VOIDED_FAULT_WORDS } from "../../harness/Faults.ts"
 import type { Json } from "../../harness/Property.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import {
   type ModelState,
   type Operation,
@@ -28,6 +29,9 @@ export const withoutReasons = (value: Json): Json => {
     Object.entries(record).filter(([key]) => !(key === "reason" && "_tag" in record)).map(([key, inner]) => [key, withoutReasons(inner)])
   )
 }
+
+/** A model value (a result, a write list) as the implementation's is compared with it: JSON, without the words-only reasons. */
+export const expectedJson = (value: unknown): Json => withoutReasons(toJson(value))
 
 /** The model's operation for a command at virtual time `atMs` (null for clock commands). */
 export const modelOperation = (command: Command, atMs: number): Operation | null => {

@@ -9,7 +9,8 @@ import { Effect, type Scope } from "effect"
 import type { Dialect } from "../../adapters/contract.ts"
 import { firstConsistent } from "../../harness/Alternatives.ts"
 import { withoutStorageFault } from "../../harness/Faults.ts"
-import { type Check, type ExecutedStep, jsonEqual, runModelBased, toJson } from "../../harness/ModelBased.ts"
+import { type Check, type ExecutedStep, jsonEqual, runModelBased } from "../../harness/ModelBased.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { MODEL_PHASE, Profiler, timedPhaseSync } from "../../harness/Profiler.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
@@ -20,7 +21,7 @@ import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { requirementsOfSituations } from "./attribution.ts"
 import { alarmsChecks, observedRules, readsRowsRight, type Touch } from "./checks.ts"
-import { faultWords, modelOperation, nextWakeAfter, refKey, resolveCommand, touchedRefs, withoutReasons } from "./commands.ts"
+import { expectedJson, faultWords, modelOperation, nextWakeAfter, refKey, resolveCommand, touchedRefs } from "./commands.ts"
 import { alarmsLivenessStep } from "./livenessPhase.ts"
 import { readPersistedLayout, UPSTREAM_LAYOUT } from "./persistedLayout.ts"
 import { legacyPlatformAlarmMs, readStoredWakes, writeLegacyLayout } from "./legacyLayout.ts"
@@ -199,13 +200,13 @@ export const executeAlarms = (
           const outcome = alternative === operation ? canonical : alarmsModel.step(modelBefore, alternative)
           const statuses = outcome === canonical ? canonicalStatuses : modelStatuses(outcome.state)
           const comparison = { command, outcome, model: outcome.state, actualResult: called.result, visits: called.visits, forkedOutcomes: called.forkedOutcomes, observed, modelStatuses: statuses, reporterCalls: called.reporterCalls, lastTouch }
-          return { outcome, statuses, checks: [...alarmsChecks(comparison)] }
+          const expectedResult = expectedJson(outcome.result)
+          return { outcome, statuses, expectedResult, checks: [...alarmsChecks(comparison, expectedResult)] }
         }
         const alternatives = readStruck ? struckReadAlternatives(operation, canonical.readPoints) : operationAlternatives(modelBefore, operation)
-        const { outcome, statuses, checks } = timedPhaseSync(profiler, MODEL_PHASE, () => firstConsistent(alternatives, judge))
+        const { outcome, statuses, expectedResult, checks } = timedPhaseSync(profiler, MODEL_PHASE, () => firstConsistent(alternatives, judge))
         model = outcome.state
         statusesOfModel = statuses
-        const expectedResult = withoutReasons(toJson(outcome.result))
         const reporterPrediction = outcome.predictions.find((prediction) => prediction.observable === "reporterCalls")!
         const spans = alarmSpanCheck(command, called.typed, called.result, called.spans)
         if (spans !== undefined) checks.push(spans)

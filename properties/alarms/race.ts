@@ -8,7 +8,8 @@
  * result, every row's status, the platform alarm, the park reports and the racer's own result.
  */
 import { Effect, type Scope } from "effect"
-import { type Check, type ExecutedStep, runModelBased, toJson } from "../../harness/ModelBased.ts"
+import { type Check, type ExecutedStep, runModelBased } from "../../harness/ModelBased.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import { pctSituation } from "../../harness/PctBound.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { pctDepth } from "../../harness/StepSchedule.ts"
@@ -20,7 +21,7 @@ import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { byWakeThenStorageId } from "../../models/alarms/state.ts"
 import { VALID_REFS } from "./arbitraries.ts"
 import { requirementsOfSituations } from "./attribution.ts"
-import { modelOperation, refKey, withoutReasons } from "./commands.ts"
+import { expectedJson, modelOperation, refKey, withoutReasons } from "./commands.ts"
 import { runMutation } from "./driver.ts"
 import { type DispatchRaceRun, dispatchOperation, handlerEntries, landingJson, landingWords, raceCheck, type RaceLanding, racerCommand, runDispatchRace } from "./raceDispatch.ts"
 import { LOCK_RACE_RULES, runLockRace } from "./raceLock.ts"
@@ -122,7 +123,7 @@ const dispatchRaceStep = (session: RaceSession, scenario: RaceScenario, model: M
         args: toJson({ handlers, racer, placement, ...(raced.steps === undefined ? {} : { steps: raced.steps }) }),
         virtualTimeMs: atMs,
         implementation: { dispatch: raced.dispatch, racer: raced.racer, ranAt: landingJson(raced.landing) },
-        model: { dispatch: withoutReasons(toJson(prediction.dispatch.result)), racer: withoutReasons(prediction.racerResult), ranAt: prediction.ranAt },
+        model: { dispatch: expectedJson(prediction.dispatch.result), racer: withoutReasons(prediction.racerResult), ranAt: prediction.ranAt },
         implementationState: { platformAlarmMs: observed.platformAlarmMs, statuses: observed.statuses, reporterCalls: [...reports] },
         modelState: { platformAlarmMs: prediction.state.platformAlarmMs, statuses: modelStatuses(prediction.state), reporterCalls: prediction.reports }
       },
@@ -148,8 +149,8 @@ const lockRaceStep = (session: RaceSession, environment: ExecutionEnvironment, l
       : "the two calls ran one after the other"
     const checks: Array<Check> = [
       ...stateChecks(second.state, observed, rules, why),
-      { observable: `first ${lock.first.kind} result`, expected: withoutReasons(toJson(first.result)), actual: raced.first, rules, why },
-      { observable: `second ${lock.second.kind} result`, expected: withoutReasons(toJson(second.result)), actual: raced.second, rules, why }
+      { observable: `first ${lock.first.kind} result`, expected: expectedJson(first.result), actual: raced.first, rules, why },
+      { observable: `second ${lock.second.kind} result`, expected: expectedJson(second.result), actual: raced.second, rules, why }
     ]
     if (concurrent) checks.push({ observable: "transaction lock wait (pg_blocking_pids)", expected: true, actual: raced.blocked, rules, why: "every scheduler transaction takes the transaction lock first, so a second transaction on another connection waits for the first to commit" })
     const executed: ExecutedStep = {
@@ -158,7 +159,7 @@ const lockRaceStep = (session: RaceSession, environment: ExecutionEnvironment, l
         args: toJson(lock),
         virtualTimeMs: atMs,
         implementation: { first: raced.first, second: raced.second, ...(concurrent ? { blocked: raced.blocked! } : {}) },
-        model: { first: withoutReasons(toJson(first.result)), second: withoutReasons(toJson(second.result)), ...(concurrent ? { blocked: true } : {}) },
+        model: { first: expectedJson(first.result), second: expectedJson(second.result), ...(concurrent ? { blocked: true } : {}) },
         implementationState: { platformAlarmMs: observed.platformAlarmMs, statuses: observed.statuses },
         modelState: { platformAlarmMs: second.state.platformAlarmMs, statuses: modelStatuses(second.state) }
       },
@@ -180,9 +181,9 @@ const setupStep = (session: RaceSession, row: RaceRowSpec, model: ModelState, at
     const outcome = alarmsModel.step(model, modelOperation(racerCommand(mutation), atMs)!)
     const actual = exitJson(exit, () => null)
     const executed: ExecutedStep = {
-      record: { operation: "scheduleAlarm", args: toJson(mutation), virtualTimeMs: atMs, implementation: actual, model: withoutReasons(toJson(outcome.result)) },
+      record: { operation: "scheduleAlarm", args: toJson(mutation), virtualTimeMs: atMs, implementation: actual, model: expectedJson(outcome.result) },
       checks: [
-        { observable: "result", expected: withoutReasons(toJson(outcome.result)), actual, rules: outcome.rules, why: outcome.why },
+        { observable: "result", expected: expectedJson(outcome.result), actual, rules: outcome.rules, why: outcome.why },
         ...stateChecks(outcome.state, observed, ["R28", ...outcome.rules], outcome.why)
       ],
       covered: requirementsOfSituations(outcome.situations),

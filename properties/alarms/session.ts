@@ -7,7 +7,8 @@
  */
 import { Cause, Deferred, Effect, Exit, Fiber } from "effect"
 import type { Dialect, IsolatedDatabase } from "../../adapters/contract.ts"
-import { resultJson, toJson } from "../../harness/ModelBased.ts"
+import { resultJson } from "../../harness/ModelBased.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import { says } from "../../harness/ErrorText.ts"
 import { CALL_PHASE, OBSERVE_PHASE, timedImplementationCall, timedPhase } from "../../harness/Profiler.ts"
 import type { Json } from "../../harness/Property.ts"

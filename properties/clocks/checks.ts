@@ -5,7 +5,8 @@
  * (then their meta and digests, `recordChecks.ts`), what went to the lossy channel, and the executions
  * of irreversible effects. Pure.
  */
-import { canonical, type Check, toJson } from "../../harness/ModelBased.ts"
+import { canonical, type Check } from "../../harness/ModelBased.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import type { Json } from "../../harness/Property.ts"
 import { type FaultedCommand, observableOf, type Resume, type StepOutcome } from "../../models/clocks/index.ts"
 import type { ObservedRows } from "./observe.ts"

@@ -7,7 +7,8 @@
  * (`race.ts`).
  */
 import { Effect, Exit, type Scope } from "effect"
-import { type Check, type ExecutedStep, resultJson, runModelBased, toJson } from "../../harness/ModelBased.ts"
+import { type Check, type ExecutedStep, resultJson, runModelBased } from "../../harness/ModelBased.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"

@@ -12,7 +12,8 @@
  * stream's snapshot.
  */
 import { Deferred, Effect, Exit, Fiber, type Scope, Stream } from "effect"
-import { type ExecutedStep, toJson } from "../../harness/ModelBased.ts"
+import { type ExecutedStep } from "../../harness/ModelBased.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
 import { contentKey, contentModel } from "../../models/content/index.ts"

@@ -10,7 +10,8 @@
  */
 import { Effect, Exit, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
-import { type Check, type ExecutedStep, toJson } from "../../harness/ModelBased.ts"
+import { type Check, type ExecutedStep } from "../../harness/ModelBased.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import { lastPointOf, makeScriptedHooks, type ScriptedHooks } from "../../harness/HookPoints.ts"
 import { finish, releaseTo, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
 import { awaitBlocked, backendPidOf } from "../../harness/PostgresLocks.ts"

@@ -16,7 +16,8 @@ import type { SqlError } from "effect/sql/SqlError"
 import { causeChainText } from "../../harness/ErrorText.ts"
 import { inRolledBackTransaction } from "../../harness/RolledBackTransaction.ts"
 import { flagOf } from "./observe.ts"
-import { type Check, toJson } from "../../harness/ModelBased.ts"
+import { type Check } from "../../harness/ModelBased.ts"
+import { toJson } from "../../harness/ToJson.ts"
 
 /** The probe row's owner: a tenant and actor type no scenario uses. */
 const PROBE = { tenant: "layout-probe", actorType: "layout-probe", actorId: "p", timerKey: "$cron:@every 60000ms" } as const

@@ -5,7 +5,8 @@
  * own (`pool-smoke-`, `pool-ch`), never a checkout's, so the model's statement counts are untouched.
  */
 import { Effect } from "effect"
-import { type ExecutedStep, toJson } from "../../harness/ModelBased.ts"
+import { type ExecutedStep } from "../../harness/ModelBased.ts"
+import { toJson } from "../../harness/ToJson.ts"
 import { nowMs } from "../../harness/VirtualClock.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import { channelProbe } from "./surfaceChannels.ts"
