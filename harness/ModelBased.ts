@@ -143,8 +143,11 @@ export const resultJson = <A extends Json, E>(outcome: BoundedOutcome<A, E>, err
 export const exitJson = <A, E>(exit: Exit.Exit<A, E>, valueJson: (value: A) => Json, errorJson: (error: unknown) => Json): Json =>
   Exit.isSuccess(exit) ? { _tag: "Success", value: valueJson(exit.value) } : failureJson(exit.cause, errorJson)
 
+/** The model's result shape of a failed call. */
+export type FailureJson = { readonly _tag: "Failure"; readonly error: Json }
+
 /** A failed call in the model's result shape: `{_tag: "Failure", error}`, the error picked as `exitJson` picks it. */
-export const failureJson = (cause: Cause.Cause<unknown>, errorJson: (error: unknown) => Json): Json => ({ _tag: "Failure", error: errorJson(Cause.squash(cause)) })
+export const failureJson = (cause: Cause.Cause<unknown>, errorJson: (error: unknown) => Json): FailureJson => ({ _tag: "Failure", error: errorJson(Cause.squash(cause)) })
 
 /**
  * Runs the opening step and then each command (at most `maxCommands`), stopping at the first

@@ -6,7 +6,7 @@
  */
 import { Cause, DateTime, Deferred, Effect, Exit, Fiber } from "effect"
 import type { Json } from "../../harness/Property.ts"
-import { failureJson } from "../../harness/ModelBased.ts"
+import { failureJson, type FailureJson } from "../../harness/ModelBased.ts"
 import { errorShapeDefects, namedWithDefects } from "../../harness/ErrorShape.ts"
 import type { AlarmStatus as ModelAlarmStatus, ScheduleConfigurationInput } from "../../models/alarms/index.ts"
 import { storageIdOf, UNENCODABLE_PAYLOAD_KEY } from "../../models/alarms/index.ts"
@@ -122,10 +122,10 @@ export const runMutation = (handle: AlarmTransaction, mutation: MutationSpec, no
     : handle[mutation.kind](toImplementationInput(mutation.input, nowMs))
 
 /** Outcome of one mutation inside a transaction closure, as the model lists it. */
-export type MutationOutcome = { readonly _tag: "Success" } | { readonly _tag: "Failure"; readonly error: Json }
+export type MutationOutcome = { readonly _tag: "Success" } | FailureJson
 
 const outcomeOf = (exit: Exit.Exit<unknown, unknown>): MutationOutcome =>
-  Exit.isSuccess(exit) ? { _tag: "Success" } : failureJson(exit.cause, errorTag) as MutationOutcome
+  Exit.isSuccess(exit) ? { _tag: "Success" } : failureJson(exit.cause, errorTag)
 
 /**
  * Runs an external `transaction` with scripted mutations: misused ones run from a forked fiber, or
