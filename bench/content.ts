@@ -21,6 +21,7 @@ import { contentSuite } from "../properties/content/index.ts"
 import { shippedContent } from "../subjects/content/index.ts"
 import { EXPECTATIONS } from "../test/known-bad/content/expectations.ts"
 import { knownBadContents } from "../test/known-bad/content/index.ts"
+import { type PhasePercents, phasePercentsOf } from "./phaseSplit.ts"
 
 /** One adapter's content throughput. */
 export interface ContentThroughput {
@@ -29,6 +30,8 @@ export interface ContentThroughput {
   readonly commands: number
   readonly checkedCommandsPerSecond: number
   readonly implementationCommandsPerSecond: number
+  /** Percent of the checked wall time in each phase (`bench/phaseSplit.ts`). */
+  readonly phasePercents: PhasePercents
 }
 
 /** Time to catch one known-bad. */
@@ -77,7 +80,8 @@ export const benchContentThroughput = (adapter: StorageAdapter, scenarios: numbe
       scenarios,
       commands: profiler.calls(),
       checkedCommandsPerSecond: Math.round(profiler.calls() / (wallMs / 1000)),
-      implementationCommandsPerSecond: Math.round(profiler.calls() / (Math.max(1, profiler.totalMs()) / 1000))
+      implementationCommandsPerSecond: Math.round(profiler.calls() / (Math.max(1, profiler.totalMs()) / 1000)),
+      phasePercents: phasePercentsOf(wallMs, profiler.totalMs(), profiler.phaseMs())
     }
     return result
   })

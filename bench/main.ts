@@ -25,6 +25,7 @@ import { makePostgresAdapter } from "../adapters/postgres/index.ts"
 import { acquirePostgresServer } from "../adapters/postgres/server.ts"
 import { benchAdapters, rawPgliteWorkload, rawSqliteWorkload, type AdapterBenchResult, type BenchTarget, type RawWorkload } from "./adapters.ts"
 import { rawPostgresWorkload } from "./postgres.ts"
+import { phaseSplitLines } from "./phaseSplit.ts"
 import { benchAlarmsThroughput, type ThroughputResult } from "./throughput.ts"
 import { detectKnownBad, type DetectionResult } from "./knownBad.ts"
 import { benchFaultCoverage, type FaultCoverage } from "./faults.ts"
@@ -63,12 +64,7 @@ const printThroughput = (results: ReadonlyArray<ThroughputResult>) => {
   for (const r of results) {
     console.log(`${r.adapter.padEnd(10)} ${String(r.scenarios).padStart(9)}  ${String(r.commands).padStart(8)}   ${fmt(r.checkedCommandsPerSecond).padStart(13)}   ${fmt(r.implementationCommandsPerSecond).padStart(15)}   ${ratio(r.checkedCommandsPerSecond, r.implementationCommandsPerSecond).padStart(12)}   ${fmt(r.simulatedSecondsPerWallSecond).padStart(22)}`)
   }
-  console.log("   where the checked time went (% of wall time):")
-  console.log("adapter    implementation   call wrapping   observation   model and checks   other")
-  for (const r of results) {
-    const p = r.phasePercents
-    console.log(`${r.adapter.padEnd(10)} ${p.implementation.toFixed(1).padStart(14)}   ${p.callWrapping.toFixed(1).padStart(13)}   ${p.observation.toFixed(1).padStart(11)}   ${p.modelAndChecks.toFixed(1).padStart(16)}   ${p.other.toFixed(1).padStart(5)}`)
-  }
+  for (const line of phaseSplitLines(results)) console.log(line)
 }
 
 const printDetection = (results: ReadonlyArray<DetectionResult>) => {

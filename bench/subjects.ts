@@ -9,6 +9,7 @@ import type { StorageAdapter } from "../adapters/contract.ts"
 import { benchClocks, formatClocksBench } from "./clocks.ts"
 import { benchContent } from "./content.ts"
 import { benchCron } from "./cron.ts"
+import { phaseSplitLines } from "./phaseSplit.ts"
 import { benchPool } from "./pool.ts"
 
 /** What the subject sections need from `main.ts`. */
@@ -33,6 +34,7 @@ const contentSection = (options: SubjectBenchOptions) =>
     for (const r of bench.throughput) {
       console.log(`${r.adapter.padEnd(10)} ${String(r.scenarios).padStart(9)}  ${String(r.commands).padStart(8)}   ${fmt(r.checkedCommandsPerSecond).padStart(13)}   ${fmt(r.implementationCommandsPerSecond).padStart(15)}   ${ratio(r.checkedCommandsPerSecond, r.implementationCommandsPerSecond).padStart(12)}`)
     }
+    for (const line of phaseSplitLines(bench.throughput)) console.log(line)
     if (!options.skipKnownBad) {
       console.log("known-bad                              adapter    caught  runs  wall ms  property")
       for (const d of bench.detection) console.log(`${d.name.padEnd(38)} ${d.adapter.padEnd(10)} ${(d.caught ? "yes" : "NO").padEnd(6)}  ${String(d.runsToDetect).padStart(4)}  ${String(Math.round(d.durationMs)).padStart(7)}  ${d.propertyId}`)

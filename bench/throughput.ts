@@ -4,18 +4,17 @@
  * every alarm's status and the platform alarm, comparison) against the implementation alone (the
  * wall time inside the implementation's calls, recorded by `harness/Profiler.ts` during the same
  * executions), and simulated (virtual) time per wall second. It also splits the checked wall time by
- * phase (`timedPhase` in the alarms session and execution), so the goal's gap has a place: the
- * implementation, the call's wrapping (boundary fiber, spans, forked writes), the observation, the
- * model and its checks, and the rest (scenario setup, clock steps, records, the liveness phase).
+ * phase (`bench/phaseSplit.ts`), so the goal's gap has a place.
  */
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import type { StorageAdapter } from "../adapters/contract.ts"
-import { CALL_PHASE, makeSummingProfiler, MODEL_PHASE, OBSERVE_PHASE, Profiler } from "../harness/Profiler.ts"
+import { makeSummingProfiler, Profiler } from "../harness/Profiler.ts"
 import type { Json } from "../harness/Property.ts"
 import { executeScenario } from "../harness/Runner.ts"
 import { VIRTUAL_EPOCH_MS } from "../harness/VirtualClock.ts"
 import { alarmsSuite } from "../properties/alarms/index.ts"
+import { type PhasePercents, phasePercentsOf } from "./phaseSplit.ts"
 
 /** One adapter's alarms throughput. */
 export interface ThroughputResult {
@@ -29,33 +28,6 @@ export interface ThroughputResult {
   readonly simulatedSecondsPerWallSecond: number
   /** Percent of the checked wall time in each phase; they sum to 100 (rounding aside). */
   readonly phasePercents: PhasePercents
-}
-
-/** Where the checked wall time went, in percent. */
-export interface PhasePercents {
-  readonly implementation: number
-  /** The call's phase less the implementation's own time: the boundary, spans, forked writes. */
-  readonly callWrapping: number
-  readonly observation: number
-  readonly modelAndChecks: number
-  /** Everything else: scenario setup, clock steps, step records, the liveness phase. */
-  readonly other: number
-}
-
-const percentOf = (partMs: number, wholeMs: number): number => Math.round((1000 * partMs) / wholeMs) / 10
-
-/** The phase split of `wallMs` from a summing profiler's totals. */
-const phasePercentsOf = (wallMs: number, implementationMs: number, phaseMs: Readonly<Record<string, number>>): PhasePercents => {
-  const callMs = phaseMs[CALL_PHASE] ?? 0
-  const observationMs = phaseMs[OBSERVE_PHASE] ?? 0
-  const modelMs = phaseMs[MODEL_PHASE] ?? 0
-  return {
-    implementation: percentOf(implementationMs, wallMs),
-    callWrapping: percentOf(Math.max(0, callMs - implementationMs), wallMs),
-    observation: percentOf(observationMs, wallMs),
-    modelAndChecks: percentOf(modelMs, wallMs),
-    other: percentOf(Math.max(0, wallMs - callMs - observationMs - modelMs), wallMs)
-  }
 }
 
 /** Warm-up scenarios run before timing (JIT, statement caches). */

@@ -11,6 +11,7 @@ import { type Check, type ExecutedStep, resultJson, runModelBased } from "../../
 import { toJson } from "../../harness/ToJson.ts"
 import type { ExecutionEnvironment, ExecutionTrace, Json } from "../../harness/Property.ts"
 import { advanceToMs, nowMs } from "../../harness/VirtualClock.ts"
+import { MODEL_PHASE, OBSERVE_PHASE, Profiler, timedPhase, timedPhaseSync } from "../../harness/Profiler.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import { contentModel, type ContentModelState, type ContentOperation, contentSituations, earliestDeletionMs, operationAlternatives, withTurnRegistered } from "../../models/content/index.ts"
 import { firstConsistent } from "../../harness/Alternatives.ts"
@@ -92,13 +93,14 @@ const settleUncertain = (before: ContentModelState, after: ContentModelState, ob
 /** One content-changing or reading command. */
 const callStep = (session: ContentSession, database: ExecutionEnvironment["database"], run: RunState, command: Command, atMs: number) =>
   Effect.gen(function*() {
+    const profiler = yield* Profiler
     const resolved = resolveCommand(command, { hashes: run.hashes, wallet: run.wallet, atMs, model: run.model })!
     const fault = "fault" in command ? command.fault : undefined
     const forger = command.op === "forge" ? yield* session.forger : undefined
     const called = yield* session.call(fault, (store) => resolved.call(store, forger ?? store))
     const reached = withReachedFault(resolved.operation, called.reached)
     const before = run.model
-    const observed = yield* observeStorage(database.sql, run.model.config.chunkBytes).pipe(Effect.mapError(harnessError("observing storage")))
+    const observed = yield* timedPhase(OBSERVE_PHASE, observeStorage(database.sql, run.model.config.chunkBytes)).pipe(Effect.mapError(harnessError("observing storage")))
     const actual = resultJson(
       called.outcome._tag === "Completed" ? { _tag: "Completed", exit: Exit.map(called.outcome.exit, (value) => value.json) } : called.outcome,
       errorTag
@@ -112,7 +114,7 @@ const callStep = (session: ContentSession, database: ExecutionEnvironment["datab
       return { operation, outcome, model, expected, checks: resultFirst(storageChecks(operation, before, model, observed, outcome.rules), result, operation.kind === "sweep") }
     }
     // Where the rules leave a choice (a sweep's tenant order, K6; a refusal's reason, K5): judged by the first alternative that explains it.
-    const { operation, outcome, model, expected, checks } = firstConsistent(operationAlternatives(before, reached), predict)
+    const { operation, outcome, model, expected, checks } = timedPhaseSync(profiler, MODEL_PHASE, () => firstConsistent(operationAlternatives(before, reached), predict))
     run.model = model
     if (called.outcome._tag === "Completed" && called.outcome.exit._tag === "Success" && called.outcome.exit.value.grant !== undefined && outcome.result._tag === "Success") {
       const facts = resolved.facts?.(toJson(outcome.result.value))

@@ -9,7 +9,7 @@ import type { Dialect } from "../../adapters/contract.ts"
 import type { StorageFault } from "../../harness/Faults.ts"
 import { type BoundedOutcome, makeStorageBoundary, type StorageBoundary } from "../../harness/StorageBoundary.ts"
 import { struckFault } from "../../harness/StruckFault.ts"
-import { timedImplementationCall } from "../../harness/Profiler.ts"
+import { CALL_PHASE, timedImplementationCall, timedPhase } from "../../harness/Profiler.ts"
 import { HarnessError, OWN_STATEMENT_HINT, ownWorkFailure } from "../../harness/errors.ts"
 import type { ContentImplementation, ContentSettings, ContentStore } from "../../subjects/content/api.ts"
 import { FORGER_KEY, GRANT_KEY, storeSettingsOf } from "./config.ts"
@@ -73,14 +73,14 @@ export const openContentSession = (implementation: ContentImplementation, sql: S
         })
       })
     const call = <A>(fault: StorageFault | undefined, run: (current: ContentStore) => Effect.Effect<A, unknown>) =>
-      Effect.gen(function*() {
+      timedPhase(CALL_PHASE, Effect.gen(function*() {
         boundary.arm(fault)
         const outcome = yield* boundary.run(timedImplementationCall(Effect.suspend(() => run(store))))
         // The fault as it struck: none when the operation ran fewer transactions or its body failed first.
         const reached = struckFault(fault, boundary)
         if (outcome._tag === "Crashed") yield* restart()
         return { outcome, reached }
-      })
+      }))
     const forgerStore = Effect.suspend(() => (forger !== undefined ? Effect.succeed(forger) : Effect.map(make(FORGER_KEY), (built) => (forger = built))))
     const session: ContentSession = { boundary, store: () => store, forger: forgerStore, call, restart, settings: () => settings }
     return session
