@@ -151,7 +151,7 @@ export const executeContent = (implementation: ContentImplementation) =>
     const database = environment.database
     const singleConnection = !environment.capabilities.independentConnections
     const scope = yield* Effect.scope
-    const hashes = yield* Effect.promise(payloadHashes)
+    const hashes = payloadHashes()
     const run: RunState = { model: contentModel.init(modelConfigOf(scenario.parameters)), wallet: [], hashes }
     const session = yield* openContentSession(implementation, database.sql, environment.dialect, singleConnection, scenario.parameters)
 

@@ -11,7 +11,7 @@
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Json } from "../../harness/Property.ts"
-import { sha256HexOf } from "./config.ts"
+import { sha256HexOfParts } from "./config.ts"
 import { toJson } from "../../harness/ToJson.ts"
 
 /** Storage as observed after a step. */
@@ -51,24 +51,16 @@ const chunkGroups = (rows: ReadonlyArray<Record<string, unknown>>) => {
  * Why a row's chunks are not its content (K1, K2), or undefined when they are: chunks 0..n-1, each
  * `chunkBytes` long but the last (non-empty unless the content is empty), summing to `size` and hashing to `hash`.
  */
-const chunksProblem = (group: ChunkGroup | undefined, size: number, hash: string, chunkBytes: number): Effect.Effect<string | undefined> =>
-  Effect.gen(function*() {
-    if (group === undefined || !group.indexes.every((index, position) => index === position)) return "row without complete chunks"
-    const parts = group.parts
-    if (parts.some((part) => part === undefined)) return "row with a chunk that is not bytes"
-    const lengths = parts.map((part) => part!.byteLength)
-    if (lengths.reduce((sum, length) => sum + length, 0) !== size) return "row without complete chunks"
-    const cut = lengths.every((length, index) => index === lengths.length - 1 ? length > 0 || size === 0 : length === chunkBytes)
-    if (parts.length !== Math.max(1, Math.ceil(size / chunkBytes)) || !cut) return `row whose chunks are not its bytes cut every ${chunkBytes} bytes`
-    const bytes = new Uint8Array(size)
-    let offset = 0
-    for (const part of parts) {
-      bytes.set(part!, offset)
-      offset += part!.byteLength
-    }
-    const digest = yield* Effect.promise(() => sha256HexOf(bytes))
-    return digest === hash ? undefined : "row whose chunks do not hash to its hash"
-  })
+const chunksProblem = (group: ChunkGroup | undefined, size: number, hash: string, chunkBytes: number): string | undefined => {
+  if (group === undefined || !group.indexes.every((index, position) => index === position)) return "row without complete chunks"
+  const parts = group.parts
+  if (parts.some((part) => part === undefined)) return "row with a chunk that is not bytes"
+  const lengths = parts.map((part) => part!.byteLength)
+  if (lengths.reduce((sum, length) => sum + length, 0) !== size) return "row without complete chunks"
+  const cut = lengths.every((length, index) => index === lengths.length - 1 ? length > 0 || size === 0 : length === chunkBytes)
+  if (parts.length !== Math.max(1, Math.ceil(size / chunkBytes)) || !cut) return `row whose chunks are not its bytes cut every ${chunkBytes} bytes`
+  return sha256HexOfParts(parts as ReadonlyArray<Uint8Array>) === hash ? undefined : "row whose chunks do not hash to its hash"
+}
 
 /** Reads the observed storage; `chunkBytes` is the chunk size the store was configured with. */
 export const observeStorage = (sql: SqlClient.SqlClient, chunkBytes: number) =>
@@ -82,7 +74,7 @@ export const observeStorage = (sql: SqlClient.SqlClient, chunkBytes: number) =>
     const groups = chunkGroups(chunkRows)
     const apart: Array<string> = []
     for (const [key, content] of Object.entries(contents)) {
-      const problem = yield* chunksProblem(groups.get(key), content.size, key.slice(key.indexOf("/") + 1), chunkBytes)
+      const problem = chunksProblem(groups.get(key), content.size, key.slice(key.indexOf("/") + 1), chunkBytes)
       if (problem !== undefined) apart.push(`${key}: ${problem}`)
     }
     for (const key of groups.keys()) if (!(key in contents)) apart.push(`${key}: chunks without a row`)
