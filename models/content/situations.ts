@@ -22,6 +22,7 @@ export const CONTENT_SITUATIONS = [
   "uploadAtSizeLimit",
   "uploadTooLarge",
   "uploadStreamBelowStoreLimit",
+  "uploadStreamAboveStoreLimit",
   "uploadBodyFailed",
   // K4 grants
   "grantRaisesHorizon",
@@ -91,6 +92,7 @@ const uploadSituations = (before: ContentModelState, op: Extract<ContentOperatio
   const limit = op.kind === "uploadStream" ? Math.min(op.limit, before.config.maxContentBytes) : before.config.maxContentBytes
   const found: Array<ContentSituation> = []
   if (op.kind === "uploadStream" && op.limit < before.config.maxContentBytes) found.push("uploadStreamBelowStoreLimit")
+  if (op.kind === "uploadStream" && op.limit > before.config.maxContentBytes) found.push("uploadStreamAboveStoreLimit")
   if (op.kind === "uploadStream" && op.bodyFails) return [...found, "uploadBodyFailed"]
   if (op.size > limit) return [...found, "uploadTooLarge"]
   if (op.size === limit) found.push("uploadAtSizeLimit")

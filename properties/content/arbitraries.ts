@@ -10,7 +10,7 @@ import * as fc from "fast-check"
 import type { AdapterCapabilities } from "../../adapters/contract.ts"
 import { storageFaultArbitrary, type StorageFault } from "../../harness/Faults.ts"
 import { stepScheduleArbitrary } from "../../harness/StepSchedule.ts"
-import { ACTORS, BLOBS, DRAWN_PAYLOADS, NAMES, PARAMETER_VARIANTS, otherTenant, TENANTS } from "./config.ts"
+import { ACTORS, BLOBS, DRAWN_PAYLOADS, NAMES, PARAMETER_VARIANTS, PAYLOADS, PROPERTY_SETTINGS, otherTenant, TENANTS } from "./config.ts"
 import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { RACE_INTERLEAVING } from "./race.ts"
 import { referenceSizes } from "./referenceSizes.ts"
@@ -238,9 +238,10 @@ export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabi
   // after the commands, in that order, so every earlier draw stays as it was.
   if (!shape.faults) {
     // Scenarios at the reference's sizes are drawn last of all (`referenceSizes.ts`).
-    return fc.tuple(commands, tamperedUses, wrongSizeStreams, targetedCommands(MODEL_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(MODEL_THIRD_UNITS), referenceSizes)
-      .map(([drawn, tampered, streams, targeted, second, third, sizes]) => ({
-        commands: [...drawn, ...tampered, ...streams, ...targeted, ...second, ...third, ...sizes.commands],
+    // Streams allowed past the store's limit are drawn after those, and kept only at the small sizes.
+    return fc.tuple(commands, tamperedUses, wrongSizeStreams, targetedCommands(MODEL_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(MODEL_THIRD_UNITS), referenceSizes, streamsAllowedPastStoreLimit)
+      .map(([drawn, tampered, streams, targeted, second, third, sizes, pastLimit]) => ({
+        commands: [...drawn, ...tampered, ...streams, ...targeted, ...second, ...third, ...(sizes.parameters === undefined ? pastLimit : []), ...sizes.commands],
         ...(sizes.parameters === undefined ? {} : { parameters: sizes.parameters })
       }))
   }
@@ -261,6 +262,34 @@ const wrongSizeStreams: fc.Arbitrary<ReadonlyArray<Command>> = fc.array(
   ]),
   { maxLength: 1 }
 ).map((pairs) => pairs.flat())
+
+/** The index in `PAYLOADS` of the drawn payload `bytes` long; asserts there is one. */
+const drawnPayloadOfSize = (bytes: number): number => {
+  const index = PAYLOADS.findIndex((candidate) => candidate.byteLength === bytes)
+  if (index < 0 || index >= DRAWN_PAYLOADS) throw new Error(`PAYLOADS must hold a drawn payload of ${bytes} bytes (the store's limit is ${PROPERTY_SETTINGS.maxContentBytes})`)
+  return index
+}
+
+/** The payloads at the store's limit and one byte over it. */
+const AT_LIMIT_PAYLOAD = drawnPayloadOfSize(PROPERTY_SETTINGS.maxContentBytes)
+const OVER_LIMIT_PAYLOAD = drawnPayloadOfSize(PROPERTY_SETTINGS.maxContentBytes + 1)
+
+/**
+ * In one model scenario in four, a streamed upload whose caller allows more than the store's limit
+ * (K3: over the limit is `ContentTooLarge`, whatever the caller allows): the payload at the limit, or
+ * one byte over it, with a cap one byte over the limit or twice it. The drawn streams are capped at or
+ * below the limit, so a store that checks the caller's cap alone passed them all. Appended after every
+ * other command, so the steps before stay as they were.
+ */
+const streamsAllowedPastStoreLimit: fc.Arbitrary<ReadonlyArray<Command>> = fc.tuple(
+  fc.nat({ max: 3 }),
+  fc.record({ tenant, overLimit: fc.boolean(), capTimesLimit: fc.constantFrom(1, 2) })
+).map(([roll, unit]): ReadonlyArray<Command> => {
+  if (roll !== 0) return []
+  const maximum = PROPERTY_SETTINGS.maxContentBytes
+  const limit = unit.capTimesLimit === 1 ? maximum + 1 : 2 * maximum
+  return [{ op: "upload", tenant: unit.tenant, payload: unit.overLimit ? OVER_LIMIT_PAYLOAD : AT_LIMIT_PAYLOAD, stream: true, limit }]
+})
 
 /** Most tampered uses appended to one scenario. */
 export const MAX_TAMPERED_USES = 2
