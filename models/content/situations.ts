@@ -72,7 +72,8 @@ export const CONTENT_SITUATIONS = [
   "faultStatementFailed",
   "faultReadFailed",
   // K7 across commands: reached by the property's held stream (`properties/content/heldStream.ts`), not by a model step
-  "streamHeldAcrossSweep"
+  "streamHeldAcrossSweep",
+  "streamHeldPastTimeout"
 ] as const
 
 /** One content situation. */

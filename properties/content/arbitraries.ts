@@ -15,7 +15,7 @@ import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { RACE_INTERLEAVING } from "./race.ts"
 import { referenceSizes } from "./referenceSizes.ts"
 import { contentStatementFaults } from "./statementFaults.ts"
-import { FAULT_THIRD_UNITS, FAULT_UNITS, MODEL_SECOND_UNITS, MODEL_THIRD_UNITS, MODEL_UNITS, RACE_FOURTH_UNITS, RACE_SECOND_UNITS, RACE_THIRD_UNITS, RACE_UNITS, targetedCommands } from "./targeted.ts"
+import { FAULT_THIRD_UNITS, FAULT_UNITS, MODEL_SECOND_UNITS, MODEL_THIRD_UNITS, MODEL_UNITS, RACE_FOURTH_UNITS, RACE_SECOND_UNITS, RACE_THIRD_UNITS, RACE_UNITS, streamsHeldPastTimeout, targetedCommands } from "./targeted.ts"
 import { type Command, type ContentParameters, type ContentScenario, type Misuse, type PlaceSpec, type RaceMode, type RacingCommand, TAMPERS } from "./scenario.ts"
 
 /** What a generator may include. */
@@ -238,10 +238,11 @@ export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabi
   // after the commands, in that order, so every earlier draw stays as it was.
   if (!shape.faults) {
     // Scenarios at the reference's sizes are drawn last of all (`referenceSizes.ts`).
-    // Streams allowed past the store's limit are drawn after those, and kept only at the small sizes.
-    return fc.tuple(commands, tamperedUses, wrongSizeStreams, targetedCommands(MODEL_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(MODEL_THIRD_UNITS), referenceSizes, streamsAllowedPastStoreLimit)
-      .map(([drawn, tampered, streams, targeted, second, third, sizes, pastLimit]) => ({
-        commands: [...drawn, ...tampered, ...streams, ...targeted, ...second, ...third, ...(sizes.parameters === undefined ? pastLimit : []), ...sizes.commands],
+    // Streams allowed past the store's limit, then streams held past their timeout, are drawn after
+    // those, and kept only at the small sizes.
+    return fc.tuple(commands, tamperedUses, wrongSizeStreams, targetedCommands(MODEL_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(MODEL_THIRD_UNITS), referenceSizes, streamsAllowedPastStoreLimit, streamsHeldPastTimeout)
+      .map(([drawn, tampered, streams, targeted, second, third, sizes, pastLimit, pastTimeout]) => ({
+        commands: [...drawn, ...tampered, ...streams, ...targeted, ...second, ...third, ...(sizes.parameters === undefined ? [...pastLimit, ...pastTimeout] : []), ...sizes.commands],
         ...(sizes.parameters === undefined ? {} : { parameters: sizes.parameters })
       }))
   }

@@ -12,7 +12,7 @@
  * stream's snapshot.
  */
 import { Deferred, Effect, Exit, Fiber, type Scope, Stream } from "effect"
-import { type ExecutedStep } from "../../harness/ModelBased.ts"
+import { type Check, type ExecutedStep } from "../../harness/ModelBased.ts"
 import { toJson } from "../../harness/ToJson.ts"
 import type { HarnessError } from "../../harness/errors.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
@@ -49,19 +49,40 @@ export interface HeldStream {
   readonly expected: Json
   readonly resume: Deferred.Deferred<void>
   readonly fiber: Fiber.Fiber<ReadonlyArray<Uint8Array>, unknown>
+  /** Virtual time the stream started, from which its timeout (`STREAM_TIMEOUT_MS`) runs. */
+  readonly openedAtMs: number
+  readonly after: PartsAfterResume
 }
+
+/**
+ * What a stream read on after its timeout must show: at most the one pull that follows (Effect's
+ * `Stream.interruptWhen`, which upstream's stream uses, still delivers it), then its end by whatever
+ * failure, interruption or end.
+ */
+const AT_MOST_ONE_PULL_AFTER_TIMEOUT: Json = "at most one pull after its timeout"
 
 /** The step's result when the first part arrived: the stream is open and held. */
 const OPENED: Json = "opened and held after its first part"
 
-/** Consumes `stream`, signalling `first` after the first part and then waiting on `resume`. */
-const consumeHeld = (stream: Stream.Stream<Uint8Array, unknown>, first: Deferred.Deferred<void>, resume: Deferred.Deferred<void>) =>
+/** Pulls that brought parts after `streamRest` let a held stream go on (counted as they arrive, so a stream that then fails keeps its count). */
+interface PartsAfterResume {
+  pulls: number
+}
+
+/**
+ * Consumes `stream` pull by pull, signalling `first` after the first pull (however many parts it
+ * brought) and then waiting on `resume`; counts the parts of every later pull in `after`.
+ */
+const consumeHeld = (stream: Stream.Stream<Uint8Array, unknown>, first: Deferred.Deferred<void>, resume: Deferred.Deferred<void>, after: PartsAfterResume) =>
   Effect.suspend(() => {
     const parts: Array<Uint8Array> = []
-    return Stream.runForEach(stream, (part) =>
+    let pulls = 0
+    return Stream.runForEachArray(stream, (pulled) =>
       Effect.suspend(() => {
-        parts.push(part)
-        return parts.length === 1 ? Effect.andThen(Deferred.succeed(first, undefined), Deferred.await(resume)) : Effect.void
+        parts.push(...pulled)
+        pulls += 1
+        if (pulls > 1) after.pulls += 1
+        return pulls === 1 ? Effect.andThen(Deferred.succeed(first, undefined), Deferred.await(resume)) : Effect.void
       })).pipe(Effect.as(parts as ReadonlyArray<Uint8Array>))
   })
 
@@ -86,12 +107,13 @@ export const openHeldStream = (store: ContentStore, run: RunState, command: Extr
     const first = yield* Deferred.make<void>()
     const resume = yield* Deferred.make<void>()
     const stream = store.stream(tenant, hash, bytes.byteLength, STREAM_TIMEOUT_MS)
-    const fiber = yield* Effect.forkIn(consumeHeld(stream, first, resume), scope)
+    const after: PartsAfterResume = { pulls: 0 }
+    const fiber = yield* Effect.forkIn(consumeHeld(stream, first, resume, after), scope)
     // Whichever comes first: the first part, or the stream's end (a refusal, or no part at all).
     yield* Effect.raceFirst(Deferred.await(first), Effect.asVoid(Fiber.await(fiber)))
     const ended = fiber.pollUnsafe()
     const actual: Json = ended === undefined ? OPENED : exitJson(Exit.map(ended, (parts): Json => ({ endedBeforeHeld: parts.length })))
-    run.held = ended === undefined ? { tenant, hash, bytes, expected, resume, fiber } : undefined
+    run.held = ended === undefined ? { tenant, hash, bytes, expected, resume, fiber, openedAtMs: atMs, after } : undefined
     const predicted: Json = outcome.result._tag === "Success" ? OPENED : expected
     const executed: ExecutedStep = {
       record: heldRecord(command, atMs, actual, predicted),
@@ -102,9 +124,36 @@ export const openHeldStream = (store: ContentStore, run: RunState, command: Extr
     return executed
   })
 
+/** The checks of a held stream read on: its bytes (unless it ended by its timeout), and past its timeout that it emitted nothing more. */
+const heldStreamChecks = (held: HeldStream, exit: Exit.Exit<ReadonlyArray<Uint8Array>, unknown>, heldMs: number): ReadonlyArray<Check> => {
+  const timedOut = heldMs >= STREAM_TIMEOUT_MS
+  const bytes: Check = {
+    observable: "held stream's bytes",
+    expected: held.expected,
+    actual: Exit.isSuccess(exit) ? bytesJson(concatenated(exit.value), { hash: held.hash, bytes: held.bytes }) : exitJson(Exit.map(exit, () => null)),
+    rules: ["K7"],
+    why: "a stream checks its content in one read-only snapshot before emitting anything, so once it emitted a part it emits the content whole, whatever storage did since"
+  }
+  if (!timedOut) return [bytes]
+  const quiet: Check = {
+    observable: "held stream past its timeout",
+    expected: AT_MOST_ONE_PULL_AFTER_TIMEOUT,
+    actual: held.after.pulls <= 1 ? AT_MOST_ONE_PULL_AFTER_TIMEOUT : `${held.after.pulls} pulls brought parts after its timeout`,
+    rules: ["K7"],
+    why: `a stream is interrupted after the command timeout (${STREAM_TIMEOUT_MS} ms): one held ${heldMs} ms since it started may have emitted its content before, and one pull after, but no more`
+  }
+  // Ended by the timeout: a failure or an interruption is the rule's; bytes it emitted whole before are checked too.
+  return Exit.isSuccess(exit) ? [quiet, bytes] : [quiet]
+}
+
 /**
- * `streamRest`: lets the held stream go on and reads it to its end. It must emit the bytes the model
- * predicted when it opened (K7). Reaches `streamHeldAcrossSweep` when the content is gone by now.
+ * `streamRest`: lets the held stream go on and reads it to its end. Within its timeout it must emit the
+ * bytes the model predicted when it opened (K7). Once `STREAM_TIMEOUT_MS` of virtual time has passed
+ * since it started, at most one more pull may bring parts (K7: "interrupted after the command timeout";
+ * `AT_MOST_ONE_PULL_AFTER_TIMEOUT`): it ends by any failure or interruption, or by its end when the
+ * content was out by then. Reaches
+ * `streamHeldAcrossSweep` when the content is gone by now, `streamHeldPastTimeout` when its timeout
+ * passed while it was held.
  */
 export const finishHeldStream = (run: RunState, command: Extract<Command, { op: "streamRest" }>, atMs: number) =>
   Effect.gen(function*() {
@@ -116,15 +165,19 @@ export const finishHeldStream = (run: RunState, command: Extract<Command, { op: 
     }
     yield* Deferred.succeed(held.resume, undefined)
     const exit = yield* Fiber.await(held.fiber)
-    const actual: Json = Exit.isSuccess(exit) ? bytesJson(concatenated(exit.value), { hash: held.hash, bytes: held.bytes }) : exitJson(Exit.map(exit, () => null))
+    const heldMs = atMs - held.openedAtMs
+    const timedOut = heldMs >= STREAM_TIMEOUT_MS
+    const checks = heldStreamChecks(held, exit, heldMs)
     const gone = !(contentKey(held.tenant, held.hash) in run.model.contents)
+    const situations = [...(gone ? ["streamHeldAcrossSweep"] : []), ...(timedOut ? ["streamHeldPastTimeout"] : [])]
     const executed: ExecutedStep = {
-      record: heldRecord(command, atMs, actual, held.expected),
-      checks: [{ observable: "held stream's bytes", expected: held.expected, actual, rules: ["K7"], why: "a stream checks its content in one read-only snapshot before emitting anything, so once it emitted a part it emits the content whole, whatever storage did since" }],
+      record: checks.length === 1
+        ? heldRecord(command, atMs, checks[0]!.actual, checks[0]!.expected)
+        : heldRecord(command, atMs, checks.map((check) => check.actual), checks.map((check) => check.expected)),
+      checks,
       covered: contentAttributor.requirementsWithPrimaryRules(["K7"]),
-      ...(gone ? { situations: ["streamHeldAcrossSweep"] } : {}),
-      described: `the held stream of ${held.tenant}/${held.hash.slice(0, 8)} read to its end${gone ? ", its content swept meanwhile" : ""}`
+      ...(situations.length > 0 ? { situations } : {}),
+      described: `the held stream of ${held.tenant}/${held.hash.slice(0, 8)} read to its end${gone ? ", its content swept meanwhile" : ""}${timedOut ? ", its timeout passed meanwhile" : ""}`
     }
     return executed
   })
-

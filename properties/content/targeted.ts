@@ -23,7 +23,7 @@
  * @example fc.sample(targetedCommands(MODEL_UNITS), 1) // [[{ op: "upload", ... }, { op: "read", ..., sizeDelta: 1 }, { op: "stream", ... }]]
  */
 import * as fc from "fast-check"
-import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, otherTenant, TENANTS } from "./config.ts"
+import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, otherTenant, STREAM_TIMEOUT_MS, TENANTS } from "./config.ts"
 import type { Command, PlaceSpec } from "./scenario.ts"
 
 /** The kinds of targeted unit a content scenario may end with. */
@@ -250,6 +250,27 @@ const streamAcrossSweep: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tena
     { op: "sweep", force: true },
     { op: "streamRest" }
   ])
+
+/** How long `streamsHeldPastTimeout` holds a stream: a millisecond short of its timeout, a millisecond past it, or twice it. */
+export const HELD_STREAM_MS: ReadonlyArray<number> = [STREAM_TIMEOUT_MS - 1, STREAM_TIMEOUT_MS + 1, 2 * STREAM_TIMEOUT_MS]
+
+/**
+ * In one model scenario in three, an upload of more than one chunk streamed and held after its first
+ * part while virtual time moves on (`HELD_STREAM_MS`), then read on (K7: a stream "is interrupted
+ * after the command timeout"; `heldStream.ts`). Not a weighted unit of `targetedCommands`: it is drawn
+ * on its own after every other draw, so the draws before it stay as they were.
+ */
+export const streamsHeldPastTimeout: fc.Arbitrary<ReadonlyArray<Command>> = fc.tuple(
+  fc.nat({ max: 2 }),
+  fc.record({ tenant, payload: fc.constantFrom(...MULTI_CHUNK), heldMs: fc.constantFrom(...HELD_STREAM_MS) })
+).map(([roll, unit]): ReadonlyArray<Command> =>
+  roll !== 0 ? [] : [
+    uploaded(unit.tenant, unit.payload),
+    { op: "streamOpen", tenant: unit.tenant, payload: unit.payload },
+    { op: "advance", ms: unit.heldMs },
+    { op: "streamRest" }
+  ]
+)
 
 const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace, deployedTurns, failedRead, uploadMidTransaction, streamAcrossSweep }
 
