@@ -1,5 +1,5 @@
 /**
- * `npm run blind-bugs [-- --subject content,cron] [--set clocks-2] [--bug id] [--adapter pglite] [--write]`:
+ * `npm run blind-bugs [-- --subject content,cron] [--set clocks-2] [--bug id] [--adapter pglite] [--write [--results RESULTS-3.md]]`:
  * the blind-bug study. Each `blind-bugs/<subject>.ts` (and `<subject>-<n>.ts`, a later set by another
  * author) holds bugs seeded into an implementation we did not write (`examples/`) by authors who had
  * not read the suite (`blind-bugs/README.md`). For every set this runs
@@ -7,7 +7,8 @@
  * copy of the implementation folder with the bug applied (`<folder>.blind`, removed afterwards), and
  * prints one line per bug: caught (which requirements, after how many scenarios, in how many steps),
  * not shown, missed or broke. A bug the embedded backend does not catch is run again on a Postgres
- * server (`adaptersOf`), and the line says where it was caught. `--write` also writes `blind-bugs/RESULTS.md`. Not part of CI: each bug is
+ * server (`adaptersOf`), and the line says where it was caught. `--write` also writes `blind-bugs/RESULTS.md` (another
+ * file of `blind-bugs/` with `--results RESULTS-3.md`, for a set measured on its own). Not part of CI: each bug is
  * one gate run of its subject (about 10-60 s).
  */
 import { spawnSync } from "node:child_process"
@@ -30,9 +31,11 @@ interface Args {
   readonly bug: string | undefined
   readonly adapter: string | undefined
   readonly write: boolean
+  /** The file `--write` writes, in `blind-bugs/` (default `RESULTS.md`). */
+  readonly resultsFile: string
 }
 
-const usage = "use --subject a,b (of alarms, content, clocks, cron, pool), --set clocks-2, --bug <id>, --adapter <name>, --write"
+const usage = "use --subject a,b (of alarms, content, clocks, cron, pool), --set clocks-2, --bug <id>, --adapter <name>, --write [--results RESULTS-3.md]"
 
 /** A set stem's round: 1 for `clocks`, n for `clocks-n`. */
 const roundOf = (stem: string): number => Number(/-(\d+)$/.exec(stem)?.[1] ?? 1)
@@ -51,6 +54,7 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
   let bug: string | undefined
   let adapter: string | undefined
   let write = false
+  let resultsFile = "RESULTS.md"
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index]!
     const value = () => argv[++index] ?? (() => { throw new Error(`${arg} needs a value: ${usage}`) })()
@@ -59,13 +63,15 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
     else if (arg === "--bug") bug = value()
     else if (arg === "--adapter") adapter = value()
     else if (arg === "--write") write = true
+    else if (arg === "--results") resultsFile = value()
     else throw new Error(`unknown argument ${arg}: ${usage}`)
   }
   const unknown = subjects.filter((subject) => !(SUBJECTS as ReadonlyArray<string>).includes(subject))
   if (unknown.length > 0) throw new Error(`unknown subject ${unknown.join(", ")}: ${usage}`)
   const unknownSets = (sets ?? []).filter((stem) => !setStems().includes(stem))
   if (unknownSets.length > 0) throw new Error(`unknown set ${unknownSets.join(", ")} (there are ${setStems().join(", ")}): ${usage}`)
-  return { subjects, sets, bug, adapter, write }
+  if (!/^RESULTS[\w-]*\.md$/.test(resultsFile)) throw new Error(`--results ${resultsFile}: give a file name in blind-bugs/ such as RESULTS-3.md: ${usage}`)
+  return { subjects, sets, bug, adapter, write, resultsFile }
 }
 
 /**
@@ -215,7 +221,7 @@ const main = async (): Promise<void> => {
   }
   const caught = rows.filter((row) => row.outcome.outcome === "caught").length
   process.stdout.write(`\n${caught} of ${rows.length} blind bugs caught\n`)
-  if (args.write) writeFileSync(join(ROOT, "blind-bugs", "RESULTS.md"), resultsMarkdown(rows, [...baselines.values()], adapterBySubject))
+  if (args.write) writeFileSync(join(ROOT, "blind-bugs", args.resultsFile), resultsMarkdown(rows, [...baselines.values()], adapterBySubject))
 }
 
 await main()
