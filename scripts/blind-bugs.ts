@@ -148,7 +148,7 @@ const lineOf = (row: Row): string =>
   `${row.outcome.unshown.length > 0 ? `; not shown: ${row.outcome.unshown.join(", ")}` : ""} on ${row.adapter} (${row.seconds} s)`
 
 /** `blind-bugs/RESULTS.md`: the date, the settings, a table of every bug, and the totals per subject. */
-const resultsMarkdown = (rows: ReadonlyArray<Row>, baselines: ReadonlyArray<string>, adapterBySubject: ReadonlyMap<string, ReadonlyArray<string>>): string => {
+const resultsMarkdown = (rows: ReadonlyArray<Row>, baselines: ReadonlyArray<string>, adapterBySubject: ReadonlyMap<string, ReadonlyArray<string>>, command: string): string => {
   const escape = (text: string) => text.replaceAll("|", "\\|")
   const table = rows.map((row) =>
     `| ${row.set} | \`${row.bug.id}\` | ${row.bug.rules.join(", ")} | ${escape(row.bug.summary)} | **${row.outcome.outcome}** | ${row.adapter} | ${escape(failedText(row.outcome) || "-")} | ${row.outcome.outcome !== "caught" ? "-" : row.outcome.namedRuleHit ? "yes" : "no"} |`)
@@ -160,7 +160,7 @@ const resultsMarkdown = (rows: ReadonlyArray<Row>, baselines: ReadonlyArray<stri
   return [
     "# Blind-bug study: results",
     "",
-    `Written by \`npm run blind-bugs -- --write\` on ${new Date().toISOString().slice(0, 10)}: the gate's default budget and seed, one gate run per bug. How the bugs were written: \`README.md\`.`,
+    `Written by \`${command}\` on ${new Date().toISOString().slice(0, 10)}: the gate's default budget and seed, one gate run per bug. How the bugs were written: \`README.md\`.`,
     "",
     "Baselines (the unmodified implementation):",
     ...baselines.map((line) => `- ${line}`),
@@ -221,7 +221,7 @@ const main = async (): Promise<void> => {
   }
   const caught = rows.filter((row) => row.outcome.outcome === "caught").length
   process.stdout.write(`\n${caught} of ${rows.length} blind bugs caught\n`)
-  if (args.write) writeFileSync(join(ROOT, "blind-bugs", args.resultsFile), resultsMarkdown(rows, [...baselines.values()], adapterBySubject))
+  if (args.write) writeFileSync(join(ROOT, "blind-bugs", args.resultsFile), resultsMarkdown(rows, [...baselines.values()], adapterBySubject, `npm run blind-bugs -- ${process.argv.slice(2).join(" ")}`))
 }
 
 await main()
