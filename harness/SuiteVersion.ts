@@ -76,8 +76,11 @@
  * 0.20.0 runs one content model scenario in eight at the reference's 1 MiB chunks and 64 MiB limit,
  * left to the store's defaults (a new payload one byte over a chunk), and appends to content races a
  * stream held open after its first part while a sweep deletes its content (K7's one snapshot).
+ * 0.21.0 appends two content model units: a stream capped past the store's limit (K3: over the limit
+ * is refused whatever the caller allows), and a stream held while its timeout passes (K7: at most one
+ * pull after the timeout; the held consumer counts pulls, not parts).
  */
-export const SUITE_VERSION = "0.20.0"
+export const SUITE_VERSION = "0.21.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
