@@ -237,9 +237,10 @@ export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabi
   // Failed statements, tampered grants, wrong-size streams and two targeted units (`targeted.ts`), drawn
   // after the commands, in that order, so every earlier draw stays as it was.
   if (!shape.faults) {
-    // Scenarios at the reference's sizes are drawn last of all (`referenceSizes.ts`).
-    // Streams allowed past the store's limit, then streams held past their timeout, are drawn after
-    // those, and kept only at the small sizes.
+    // Scenarios at the reference's sizes (`referenceSizes.ts`) are drawn after the targeted units, and
+    // their commands go last. Streams allowed past the store's limit, then streams held past their
+    // timeout, are drawn after those (so no earlier draw moves) but placed before them, and kept only
+    // at the small sizes.
     return fc.tuple(commands, tamperedUses, wrongSizeStreams, targetedCommands(MODEL_UNITS), targetedCommands(MODEL_SECOND_UNITS), targetedCommands(MODEL_THIRD_UNITS), referenceSizes, streamsAllowedPastStoreLimit, streamsHeldPastTimeout)
       .map(([drawn, tampered, streams, targeted, second, third, sizes, pastLimit, pastTimeout]) => ({
         commands: [...drawn, ...tampered, ...streams, ...targeted, ...second, ...third, ...(sizes.parameters === undefined ? [...pastLimit, ...pastTimeout] : []), ...sizes.commands],
@@ -265,7 +266,7 @@ const wrongSizeStreams: fc.Arbitrary<ReadonlyArray<Command>> = fc.array(
 ).map((pairs) => pairs.flat())
 
 /** The index in `PAYLOADS` of the drawn payload `bytes` long; asserts there is one. */
-const drawnPayloadOfSize = (bytes: number): number => {
+export const drawnPayloadOfSize = (bytes: number): number => {
   const index = PAYLOADS.findIndex((candidate) => candidate.byteLength === bytes)
   if (index < 0 || index >= DRAWN_PAYLOADS) throw new Error(`PAYLOADS must hold a drawn payload of ${bytes} bytes (the store's limit is ${PROPERTY_SETTINGS.maxContentBytes})`)
   return index

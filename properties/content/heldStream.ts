@@ -51,7 +51,7 @@ export interface HeldStream {
   readonly fiber: Fiber.Fiber<ReadonlyArray<Uint8Array>, unknown>
   /** Virtual time the stream started, from which its timeout (`STREAM_TIMEOUT_MS`) runs. */
   readonly openedAtMs: number
-  readonly after: PartsAfterResume
+  readonly after: PullsAfterResume
 }
 
 /**
@@ -64,16 +64,16 @@ const AT_MOST_ONE_PULL_AFTER_TIMEOUT: Json = "at most one pull after its timeout
 /** The step's result when the first part arrived: the stream is open and held. */
 const OPENED: Json = "opened and held after its first part"
 
-/** Pulls that brought parts after `streamRest` let a held stream go on (counted as they arrive, so a stream that then fails keeps its count). */
-interface PartsAfterResume {
+/** Pulls after `streamRest` let a held stream go on (counted as they arrive, so a stream that then fails keeps its count). */
+interface PullsAfterResume {
   pulls: number
 }
 
 /**
  * Consumes `stream` pull by pull, signalling `first` after the first pull (however many parts it
- * brought) and then waiting on `resume`; counts the parts of every later pull in `after`.
+ * brought) and then waiting on `resume`; counts every later pull in `after`.
  */
-const consumeHeld = (stream: Stream.Stream<Uint8Array, unknown>, first: Deferred.Deferred<void>, resume: Deferred.Deferred<void>, after: PartsAfterResume) =>
+const consumeHeld = (stream: Stream.Stream<Uint8Array, unknown>, first: Deferred.Deferred<void>, resume: Deferred.Deferred<void>, after: PullsAfterResume) =>
   Effect.suspend(() => {
     const parts: Array<Uint8Array> = []
     let pulls = 0
@@ -107,7 +107,7 @@ export const openHeldStream = (store: ContentStore, run: RunState, command: Extr
     const first = yield* Deferred.make<void>()
     const resume = yield* Deferred.make<void>()
     const stream = store.stream(tenant, hash, bytes.byteLength, STREAM_TIMEOUT_MS)
-    const after: PartsAfterResume = { pulls: 0 }
+    const after: PullsAfterResume = { pulls: 0 }
     const fiber = yield* Effect.forkIn(consumeHeld(stream, first, resume, after), scope)
     // Whichever comes first: the first part, or the stream's end (a refusal, or no part at all).
     yield* Effect.raceFirst(Deferred.await(first), Effect.asVoid(Fiber.await(fiber)))
@@ -124,7 +124,7 @@ export const openHeldStream = (store: ContentStore, run: RunState, command: Extr
     return executed
   })
 
-/** The checks of a held stream read on: its bytes (unless it ended by its timeout), and past its timeout that it emitted nothing more. */
+/** The checks of a held stream read on: its bytes (unless it ended by its timeout), and past its timeout that it brought at most one more pull. */
 const heldStreamChecks = (held: HeldStream, exit: Exit.Exit<ReadonlyArray<Uint8Array>, unknown>, heldMs: number): ReadonlyArray<Check> => {
   const timedOut = heldMs >= STREAM_TIMEOUT_MS
   const bytes: Check = {

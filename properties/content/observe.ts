@@ -53,13 +53,13 @@ const chunkGroups = (rows: ReadonlyArray<Record<string, unknown>>) => {
  */
 const chunksProblem = (group: ChunkGroup | undefined, size: number, hash: string, chunkBytes: number): string | undefined => {
   if (group === undefined || !group.indexes.every((index, position) => index === position)) return "row without complete chunks"
-  const parts = group.parts
-  if (parts.some((part) => part === undefined)) return "row with a chunk that is not bytes"
-  const lengths = parts.map((part) => part!.byteLength)
+  const parts = group.parts.filter((part): part is Uint8Array => part !== undefined)
+  if (parts.length !== group.parts.length) return "row with a chunk that is not bytes"
+  const lengths = parts.map((part) => part.byteLength)
   if (lengths.reduce((sum, length) => sum + length, 0) !== size) return "row without complete chunks"
   const cut = lengths.every((length, index) => index === lengths.length - 1 ? length > 0 || size === 0 : length === chunkBytes)
   if (parts.length !== Math.max(1, Math.ceil(size / chunkBytes)) || !cut) return `row whose chunks are not its bytes cut every ${chunkBytes} bytes`
-  return sha256HexOfParts(parts as ReadonlyArray<Uint8Array>) === hash ? undefined : "row whose chunks do not hash to its hash"
+  return sha256HexOfParts(parts) === hash ? undefined : "row whose chunks do not hash to its hash"
 }
 
 /** Reads the observed storage; `chunkBytes` is the chunk size the store was configured with. */

@@ -19,8 +19,8 @@ import { catchKnownBad } from "../../harness/knownBad.ts"
 import { DEFAULT_MODEL_CONFIG } from "../../models/content/index.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario } from "../../harness/Runner.ts"
-import { contentScenario } from "../../properties/content/arbitraries.ts"
-import { PAYLOADS, PROPERTY_SETTINGS } from "../../properties/content/config.ts"
+import { contentScenario, drawnPayloadOfSize } from "../../properties/content/arbitraries.ts"
+import { PROPERTY_SETTINGS } from "../../properties/content/config.ts"
 import { CONTENT_SHAPES, contentSuite } from "../../properties/content/index.ts"
 import type { Command, ContentScenario } from "../../properties/content/scenario.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
@@ -35,7 +35,7 @@ const pastLimit = (command: Command): boolean => command.op === "upload" && comm
 
 /** Each of the four streams past the limit, on its own tenant, then a read of what the first stored. */
 const pastLimitScenario = (bytes: number, limit: number): ContentScenario => {
-  const payload = PAYLOADS.findIndex((candidate) => candidate.byteLength === bytes)
+  const payload = drawnPayloadOfSize(bytes)
   return {
     commands: [
       { op: "upload", tenant: 0, payload, stream: true, limit },
