@@ -20,6 +20,9 @@
  *   nothing. A later read may run that transaction (canonical: upstream's, which changes nothing) or
  *   none at all; they differ under a storage fault only, which strikes the first and not the second.
  *   (Found by an independently written engine, `examples/independent-clocks`.)
+ * - C12 orders a sweep's two passes (re-arm the pending clocks; wake the completions) not at all, and
+ *   lets an implementation read again after a failed read. Under a failed read (`readFails`) the sweep
+ *   fails after the clock pass (canonical) or after the wake pass, or runs whole.
  */
 import { MAX_ALTERNATIVES, orderCount } from "../../harness/Alternatives.ts"
 import { withoutStorageFault } from "../../harness/Faults.ts"
@@ -38,12 +41,12 @@ export const operationAlternatives = (state: ModelState, operation: Operation): 
   switch (operation.command.op) {
     case "effect":
       return [operation, { ...operation, effectRecordsInJournalTransactions: true }]
-    case "advance":
     case "sweep":
-    case "restart": {
-      const orders = Math.min(orderCount(passLength(state)), MAX_ALTERNATIVES)
-      return Array.from({ length: orders }, (_, passOrder) => (passOrder === 0 ? operation : { ...operation, passOrder }))
-    }
+    case "restart":
+      if (operation.command.fault?.phase === "readFails") return failedReadAlternatives(operation)
+      return passOrders(state, operation)
+    case "advance":
+      return passOrders(state, operation)
     case "deferredResult": {
       const consumed = state.deferreds[keyOf(operation.command.exec, operation.command.deferred)]?.consumedAtMs != null
       return consumed && operation.command.fault !== undefined ? [operation, { ...operation, command: withoutStorageFault(operation.command) }] : [operation]
@@ -52,3 +55,20 @@ export const operationAlternatives = (state: ModelState, operation: Operation): 
       return [operation]
   }
 }
+
+/** Every order of the step's passes (`passOrder`), the canonical one first. */
+const passOrders = (state: ModelState, operation: Operation): ReadonlyArray<Operation> => {
+  const orders = Math.min(orderCount(passLength(state)), MAX_ALTERNATIVES)
+  return Array.from({ length: orders }, (_, passOrder) => (passOrder === 0 ? operation : { ...operation, passOrder }))
+}
+
+/**
+ * A sweep whose read fails: the failure after the clock pass or after the wake pass (C12 orders the
+ * two not at all), or the whole sweep (an implementation that read again). The order within a pass
+ * decides only which transaction a storage fault strikes, and a failed read strikes none.
+ */
+const failedReadAlternatives = (operation: Operation): ReadonlyArray<Operation> => [
+  operation,
+  { ...operation, sweepWakesFirst: true },
+  { ...operation, command: withoutStorageFault(operation.command) }
+]

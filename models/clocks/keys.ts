@@ -66,5 +66,11 @@ export const EVENT = {
   effectBoundary: "flows.time-travel.effect-boundary"
 } as const
 
+/** The longest fire retry delay (C11: the backoff is capped at 30 s). */
+export const RETRY_CAP_MS = 30_000
+
 /** Fire retry delay after `failures` failed fires: exponential from 100 ms, capped at 30 s (C11). */
-export const retryDelayMs = (failures: number): number => Math.min(100 * 2 ** Math.min(failures - 1, 30), 30_000)
+export const retryDelayMs = (failures: number): number => Math.min(100 * 2 ** Math.min(failures - 1, 30), RETRY_CAP_MS)
+
+/** The first number of failed fires whose retry waits the whole cap (`RETRY_CAP_MS`): 10. */
+export const FAILURES_TO_RETRY_CAP: number = Array.from({ length: 64 }, (_, index) => index + 1).find((failures) => retryDelayMs(failures) === RETRY_CAP_MS)!

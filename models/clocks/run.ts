@@ -7,7 +7,7 @@
  * and every durable emit of A its ordinal for journal faults.
  */
 import { voidsStorageFault } from "../../harness/Faults.ts"
-import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, retryDelayMs } from "./keys.ts"
+import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, RETRY_CAP_MS, retryDelayMs } from "./keys.ts"
 import { canonical } from "../../harness/CodeUnitOrder.ts"
 import { inPassOrder } from "./passOrder.ts"
 import { CLOCKS_FAULT_SITUATIONS, type ClocksSituation } from "./situations.ts"
@@ -63,8 +63,14 @@ export class Run {
   faultVoided = false
   /** The order passes take where no rule fixes one (`Operation.passOrder`): 0 is ascending key order for sweeps and the order of arming for one instant's fires. */
   passOrder = 0
+  /** A sweep runs its wake pass before its clock pass (`Operation.sweepWakesFirst`). */
+  sweepWakesFirst = false
+  /** Reads outside any transaction the fault process's sweeps ran (counted for a `readFails` fault). */
+  private readsOutside = 0
   fault: FaultedCommand["fault"]
   journalFault: number | undefined
+  /** How many consecutive durable emits fail from `journalFault` on (a journal outage; at least 1). */
+  journalOutageEmits = 1
   /** The process whose storage transactions and durable emits the command's faults strike (B's own sweeps; A otherwise). */
   readonly faultProcess: ProcessName
 
@@ -73,6 +79,7 @@ export class Run {
     this.state.nowMs = atMs
     this.fault = command.fault
     this.journalFault = command.journalFault
+    this.journalOutageEmits = Math.max(1, command.journalOutageEmits ?? 1)
     this.faultProcess = command.op === "sweep" ? command.process : "A"
   }
 
@@ -86,7 +93,7 @@ export class Run {
     }
     // The journal opens its own transaction only after the harness's journal let the emit through: a
     // failing emit there starts no storage transaction, so no storage fault can strike it.
-    if (journalOwn && this.emits + 1 === this.journalFault) {
+    if (journalOwn && this.emitFails(this.emits + 1)) {
       this.emits++
       this.failDurableEmit()
     }
@@ -99,7 +106,8 @@ export class Run {
       if (!(error instanceof Defect)) throw error
       failure = error
     }
-    const fault = this.fault?.transaction === ordinal ? this.fault.phase : undefined
+    // A failed read strikes a read outside any transaction (`readOutside`), never a transaction.
+    const fault = this.fault?.phase !== "readFails" && this.fault?.transaction === ordinal ? this.fault.phase : undefined
     if (fault !== undefined) this.noted.add(CLOCKS_FAULT_SITUATIONS[fault])
     if (fault === "inside") throw new Crash(ordinal, "inside", process)
     if (failure !== undefined) {
@@ -125,7 +133,7 @@ export class Run {
 
   /** Admits a durable record (C2): Duplicate when byte-equal, a conflict defect when not. */
   emit(process: ProcessName, draft: Draft, id: string, eventType: string, payload: Json, hidden: Json = null, meta: Json = null): void {
-    if (process === this.faultProcess && ++this.emits === this.journalFault) this.failDurableEmit()
+    if (process === this.faultProcess && this.emitFails(++this.emits)) this.failDurableEmit()
     this.reached.add("C3")
     if (draft.lossyLatched) this.reached.add("B5")
     const content = canonical({ eventType, payload, hidden, meta })
@@ -141,6 +149,11 @@ export class Run {
 
   resume(resume: Resume, optional = false): void {
     ;(optional ? this.optionalResumes : this.resumes).push(resume)
+  }
+
+  /** Whether the fault process's `ordinal`-th durable emit of the operation fails (inside the journal's outage). */
+  private emitFails(ordinal: number): boolean {
+    return this.journalFault !== undefined && ordinal >= this.journalFault && ordinal < this.journalFault + this.journalOutageEmits
   }
 
   /** The harness's journal refuses the faulted durable emit: the caller sees the journal unavailable. */
@@ -194,7 +207,9 @@ export class Run {
       if (!(error instanceof Defect)) throw error
       this.noted.add("fireFailedRetried")
       this.reached.add("C11")
-      this.replaceTimer(timer, { ...timer, failures: timer.failures + 1, atMs: at + retryDelayMs(timer.failures + 1), seq: ++this.state.seq })
+      const delayMs = retryDelayMs(timer.failures + 1)
+      if (delayMs === RETRY_CAP_MS) this.noted.add("fireRetryAtBackoffCap")
+      this.replaceTimer(timer, { ...timer, failures: timer.failures + 1, atMs: at + delayMs, seq: ++this.state.seq })
       return
     }
     this.noteFired(timer, clock, completion)
@@ -240,12 +255,21 @@ export class Run {
   /**
    * C12: re-announce and arm every pending clock; with the flow, wake every unconsumed completion. With
    * a flow name, only that flow's clocks and completions (the seed's `pendingClocks({ flowName })`):
-   * every row of the scenarios is in `FLOW`, so a sweep of another flow finds nothing.
+   * every row of the scenarios is in `FLOW`, so a sweep of another flow finds nothing. Each pass starts
+   * with one read outside any transaction (the pending clocks; the completions, with a flow name).
    */
   sweep(process: ProcessName, withFlow: boolean, flow: string = FLOW): void {
     this.reached.add("C12")
     const ours = !withFlow || flow === FLOW
     const before = new Set(Object.keys(this.state.deferreds).filter((key) => this.state.deferreds[key]!.consumedAtMs === null))
+    if (withFlow && this.sweepWakesFirst) this.wakePass(process, ours, before)
+    this.clockPass(process, ours)
+    if (withFlow && !this.sweepWakesFirst) this.wakePass(process, ours, before)
+  }
+
+  /** C12's clock pass: read the pending clocks, then re-announce and arm each. */
+  private clockPass(process: ProcessName, ours: boolean): void {
+    this.readOutside(process)
     const ascending = Object.keys(this.state.clocks).filter((key) => ours && this.state.clocks[key]!.completedAtMs === null).sort()
     const pending = inPassOrder(ascending, this.passOrder)
     if (pending.length > 0) this.noted.add("sweepRearmsPending")
@@ -257,13 +281,26 @@ export class Run {
       this.flushes++
       this.arm(process, key)
     }
-    if (!withFlow || !ours) return
+  }
+
+  /** C12's wake pass (with a flow name): read the completions, then wake each unconsumed one of the flow; `before`: the unconsumed ones when the sweep began. */
+  private wakePass(process: ProcessName, ours: boolean, before: ReadonlySet<string>): void {
+    this.readOutside(process)
+    if (!ours) return
     for (const key of Object.keys(this.state.deferreds).sort()) {
       const row = this.state.deferreds[key]!
       if (row.consumedAtMs !== null) continue
       this.noted.add("sweepWakesCompletion")
       this.resume({ process, executionId: row.executionId, reason: "deferred", sourceId: wakeOf(row.executionId, row.deferredName) }, !before.has(key))
     }
+  }
+
+  /** One read of `process` outside any transaction: the one a `readFails` fault names fails before it runs (the caller sees the storage error). */
+  private readOutside(process: ProcessName): void {
+    if (process !== this.faultProcess || this.fault?.phase !== "readFails") return
+    if (++this.readsOutside !== Math.max(1, this.fault.statement ?? 1)) return
+    this.noted.add("faultReadFailed")
+    throw new Defect("SqlError")
   }
 }
 

@@ -41,6 +41,7 @@ export const CLOCKS_SITUATIONS = [
   "severalFiresAtOneInstant",
   // C11 retries
   "fireFailedRetried",
+  "fireRetryAtBackoffCap",
   "fireRetrySucceeded",
   // concurrent fires of one clock, as the harness realised them
   "fireRaceAtOnce",
@@ -68,6 +69,7 @@ export const CLOCKS_SITUATIONS = [
   "faultLostReply",
   "faultCommitRefused",
   "faultStatementFailed",
+  "faultReadFailed",
   "durableEmitFailed"
 ] as const
 
@@ -75,7 +77,7 @@ export const CLOCKS_SITUATIONS = [
 export type ClocksSituation = typeof CLOCKS_SITUATIONS[number]
 
 /** The storage fault phases a clocks fault may strike with, each a clocks situation (`harness/Faults.ts`' names). */
-export const CLOCKS_FAULT_SITUATIONS: Readonly<Record<"inside" | "afterCommit" | "lostReply" | "commitRefused" | "statementFails", ClocksSituation>> = FAULT_SITUATIONS
+export const CLOCKS_FAULT_SITUATIONS: Readonly<Record<"inside" | "afterCommit" | "lostReply" | "commitRefused" | "statementFails" | "readFails", ClocksSituation>> = FAULT_SITUATIONS
 
 /** Situations only an adapter with these capabilities can reach: an overlapped race needs two open transactions that lock rows. */
 export const CLOCKS_SITUATION_NEEDS = {

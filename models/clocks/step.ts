@@ -261,7 +261,9 @@ const rulesOf = (command: FaultedCommand, run: Run, crashed: boolean, result: Js
   const base = BASE_RULES[command.op]
   // An idempotency conflict fails the call and rolls back its transaction (C2, then C4 for what stays).
   const conflict = (result as { readonly error?: unknown } | null)?.error === "JournalError:idempotency_conflict"
-  const faulted = crashed || command.fault !== undefined || command.journalFault !== undefined || conflict
+  // A failed read commits nothing and is C12's alone (the sweep must not report what it could not read).
+  const storageFaulted = command.fault !== undefined && command.fault.phase !== "readFails"
+  const faulted = crashed || storageFaulted || command.journalFault !== undefined || conflict
   // C4 is the engine state transaction holding its journal write; an effect's boundary records commit
   // in the journal's own transactions, outside any engine state (C13), so their failure is C13's alone.
   const durable = faulted && command.op !== "effect" ? ["C4", "B8"] : []
@@ -286,6 +288,7 @@ const rulesOf = (command: FaultedCommand, run: Run, crashed: boolean, result: Js
 export const step = (state: ModelState, operation: Operation): StepOutcome => {
   const run = new Run(state, operation.command, operation.atMs)
   run.passOrder = operation.passOrder ?? 0
+  run.sweepWakesFirst = operation.sweepWakesFirst === true
   let result: Json
   let crashed = false
   try {

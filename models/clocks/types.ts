@@ -79,12 +79,16 @@ export interface ModelState {
  * A storage fault on the n-th outermost transaction of process A in one operation. `statementFails`:
  * the transaction's `statement`-th statement fails and aborts it (or its COMMIT is refused when it runs
  * fewer), which the model treats as `commitRefused`; where the transaction's body fails on its own the
- * model voids it (`StepOutcome.faultVoided`) and the harness does not inject it.
+ * model voids it (`StepOutcome.faultVoided`) and the harness does not inject it. `readFails` (a sweep's
+ * or restart's only): the `statement`-th read outside any transaction fails before it runs, a dropped
+ * connection; `transaction` is not used. The model assumes it strikes the sweep's reads in its own
+ * order (the pending clocks, then the completions); the harness steps it again without the fault when
+ * the implementation ran fewer reads (`StorageBoundary.readsOutside`).
  */
 export interface TransactionFault {
   readonly transaction: number
-  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused" | "statementFails"
-  /** For `statementFails`: which outermost-level statement fails (the model needs no statement count). */
+  readonly phase: "inside" | "afterCommit" | "lostReply" | "commitRefused" | "statementFails" | "readFails"
+  /** For `statementFails`: which outermost-level statement fails (the model needs no statement count); for `readFails`: which read. */
   readonly statement?: number
 }
 
@@ -167,8 +171,12 @@ export type Command =
   | { readonly op: "latchLossy" }
   | { readonly op: "effect"; readonly exec: string; readonly attempt: number; readonly fails: boolean }
 
-/** A command with its faults: a storage fault and/or the n-th durable emit of process A failing. */
-export type FaultedCommand = Command & { readonly fault?: TransactionFault; readonly journalFault?: number }
+/**
+ * A command with its faults: a storage fault and/or the `journalFault`-th durable emit of process A
+ * failing, and with `journalOutageEmits` that many consecutive emits from it on (a journal outage
+ * that outlasts several fire retries, C11; default 1).
+ */
+export type FaultedCommand = Command & { readonly fault?: TransactionFault; readonly journalFault?: number; readonly journalOutageEmits?: number }
 
 /** What the model steps: a command at a virtual time. */
 export interface Operation {
@@ -187,6 +195,12 @@ export interface Operation {
    * `orderAt` counts them, modulo each list's number of orders. Absent or 0: the canonical orders.
    */
   readonly passOrder?: number
+  /**
+   * A sweep's wake pass (C12 with a flow name) runs before its clock pass. C12 orders the two passes
+   * not at all; they differ only under a failed read (`readFails`), in which pass ran before it.
+   * Absent: the clock pass first (upstream's).
+   */
+  readonly sweepWakesFirst?: boolean
 }
 
 /** One `scheduleResume` call. */

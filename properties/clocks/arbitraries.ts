@@ -5,7 +5,17 @@
 import * as fc from "fast-check"
 import { storageFaultArbitrary } from "../../harness/Faults.ts"
 import { releaseOrderArbitrary } from "../../harness/Interleaving.ts"
-import { type Command, type FaultedCommand, type FireRace, type Json, OTHER_FLOW, type ProcessName, type TransactionFault } from "../../models/clocks/index.ts"
+import {
+  type Command,
+  FAILURES_TO_RETRY_CAP,
+  type FaultedCommand,
+  type FireRace,
+  type Json,
+  OTHER_FLOW,
+  type ProcessName,
+  retryDelayMs,
+  type TransactionFault
+} from "../../models/clocks/index.ts"
 import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { clocksStatementFaults } from "./statementFaults.ts"
 
@@ -32,6 +42,12 @@ export interface ScenarioShape {
   readonly rowOnlyRewinds: boolean
   /** Failed statements (`statementFaults.ts`) on A's faultable commands, drawn after the commands. */
   readonly statementFaults: boolean
+  /**
+   * A journal outage past the backoff's cap or a failed sweep read, each in one scenario in four,
+   * drawn after everything else and appended (`appendedFaultUnit`). Not for the liveness property: a
+   * unit's restart re-arms what a bug lost before it, hiding the loss.
+   */
+  readonly appendedFaultUnits: boolean
   readonly maxCommands: number
 }
 
@@ -277,6 +293,21 @@ const backoffRearmTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tup
 ])
 
 /**
+ * C11: a journal outage through a clock's due time and every fire retry until the backoff has waited
+ * its whole cap once (`FAILURES_TO_RETRY_CAP` failures) or twice: the fire is retried "forever", so it
+ * commits at the first attempt after the outage, inside the same advance. The fire's deferred-completed
+ * record is each attempt's first durable emit, so each attempt meets one failing emit.
+ */
+const journalOutageTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, clock, fc.constantFrom(0, 1)).map(([e, c, pastCap]) => {
+  const failures = FAILURES_TO_RETRY_CAP + pastCap
+  const outageMs = Array.from({ length: failures }, (_, index) => retryDelayMs(index + 1)).reduce((sum, delayMs) => sum + delayMs, 0)
+  return [
+    { op: "scheduleClock", exec: e, clock: c, durationMs: 1_000 },
+    { op: "advance", ms: 1_000 + outageMs + 1_000, journalFault: 1, journalOutageEmits: failures }
+  ]
+})
+
+/**
  * C12: the second process sweeps another flow while a clock of `FLOW` is pending: the seed's
  * `sweepDue(flowName)` re-arms only that flow's clocks, so only A's timer fires the clock.
  */
@@ -319,16 +350,50 @@ const faultsOf = (shape: ScenarioShape, faulted: FaultedCommand, command: Comman
  * for; among the other timelines it came one time in ten).
  */
 export const clocksScenario = (shape: ScenarioShape): fc.Arbitrary<ClocksScenario> => {
+  // A timeline unit may shrink to a single command (cross-shrinking draws nothing more), so a failure in
+  // the appended units shrinks to one command before them.
   const commands = fc.array(
     fc.oneof(
+      { withCrossShrink: true },
       { weight: 3, arbitrary: faultedCommand(shape).map((command): ReadonlyArray<FaultedCommand> => [command]) },
       { weight: 2, arbitrary: timelineArbitrary(shape) },
       ...(shape.races ? [{ weight: 2, arbitrary: raceTimeline(shape) }] : [])
     ),
     { minLength: 1, maxLength: shape.maxCommands }
   ).map((units) => units.flat().slice(0, shape.maxCommands))
-  if (!shape.statementFaults) return commands.map((drawn) => ({ commands: drawn }))
-  return fc.tuple(commands, clocksStatementFaults).map(([drawn, statementFaults]) => ({
-    commands: withStatementFaults(drawn, statementFaults, (command) => faultable(shape, command))
-  }))
+  const faulted = !shape.statementFaults
+    ? commands
+    : fc.tuple(commands, clocksStatementFaults).map(([drawn, statementFaults]) => withStatementFaults(drawn, statementFaults, (command) => faultable(shape, command)))
+  if (!shape.appendedFaultUnits) return faulted.map((drawn) => ({ commands: drawn }))
+  return fc.tuple(faulted, appendedFaultUnit).map(([drawn, appended]) => ({ commands: [...drawn, ...appended] }))
 }
+
+/**
+ * C12 under a storage outage at startup: a pending clock and an unconsumed completion, then a restart
+ * (two times in three) or a sweep of A whose first or second read outside any transaction fails (a
+ * dropped connection: the pending clocks, then the completions, in upstream's order), then time past
+ * the clock's deadline. The sweep cannot re-arm what it could not read, so it must not report success
+ * (unless it read again and did it all); a restart that failed so leaves the clock unarmed.
+ */
+const failedSweepReadTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, clock, value, fc.constantFrom("restart", "restart", "sweep"), fc.constantFrom(1, 1, 2))
+  .map(([e, c, v, kind, statement]) => {
+    const fault: TransactionFault = { transaction: 1, phase: "readFails", statement }
+    return [
+      { op: "scheduleClock", exec: e, clock: c, durationMs: 5_000 },
+      deferredDone(e, "sig", v),
+      kind === "restart" ? { op: "restart", fault } : { op: "sweep", process: "A", withFlow: true, fault },
+      { op: "advance", ms: 6_000 }
+    ]
+  })
+
+/**
+ * In one fault scenario in four a journal outage past the backoff's cap (`journalOutageTimeline`), in
+ * another one in four a failed sweep read (`failedSweepReadTimeline`): drawn after every other draw and
+ * appended, so no earlier draw or step of a scenario moves. One at most, so a counterexample found in
+ * the drawn commands carries at most one unit's steps after them. Shrinks toward none.
+ */
+const appendedFaultUnit: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.oneof(
+  { weight: 2, arbitrary: fc.constant<ReadonlyArray<FaultedCommand>>([]) },
+  { weight: 1, arbitrary: journalOutageTimeline },
+  { weight: 1, arbitrary: failedSweepReadTimeline }
+)

@@ -103,11 +103,14 @@ export const clocksChecks = (c: StepComparison): ReadonlyArray<Check> => {
  * The journal keeps one record per identity, so the re-announcement changes nothing stored; the harness
  * sees it where it hands the journal over (`journalHarness.ts`). Only the pending clocks the model
  * names are compared (another record announced as well is not C12's business), and only in a sweep or
- * restart no fault struck: a fault may end the sweep before any announcement.
+ * restart no fault struck: a fault may end the sweep before any announcement. A failed read strikes no
+ * announcement: a sweep judged to have run whole after one (it read again) must have made them all.
  */
 export const announcementChecks = (command: FaultedCommand, outcome: StepOutcome, handed: ReadonlyArray<string>): ReadonlyArray<Check> => {
   const sweeps = command.op === "sweep" || command.op === "restart"
-  if (!sweeps || command.fault !== undefined || command.journalFault !== undefined || outcome.crashed) return []
+  const writeFaulted = (command.fault !== undefined && command.fault.phase !== "readFails") || command.journalFault !== undefined
+  const succeeded = (outcome.result as { readonly _tag?: unknown } | null)?._tag === "Success"
+  if (!sweeps || writeFaulted || outcome.crashed || (command.fault?.phase === "readFails" && !succeeded)) return []
   const seen = new Set(handed)
   return [{
     observable: "pending clocks whose clock-scheduled record the sweep re-emitted",

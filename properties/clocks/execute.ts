@@ -60,8 +60,17 @@ const faultWords = (command: FaultedCommand, voided: boolean, struck: FaultAsStr
     : voided
     ? `${describeStorageFault(command.fault, command.op, true)}: ${VOIDED_FAULT_WORDS}`
     : struck?.words
-  const words = [storage, command.journalFault === undefined ? undefined : `durable emit ${command.journalFault} fails`].filter((word) => word !== undefined)
+  const words = [storage, journalFaultWords(command)].filter((word) => word !== undefined)
   return words.length === 0 ? undefined : words.join(", ")
+}
+
+/** A step's failing durable emits in words: one, or an outage of several in a row. */
+const journalFaultWords = (command: FaultedCommand): string | undefined => {
+  if (command.journalFault === undefined) return undefined
+  const outage = command.journalOutageEmits ?? 1
+  return outage <= 1
+    ? `durable emit ${command.journalFault} fails`
+    : `durable emits ${command.journalFault} to ${command.journalFault + outage - 1} fail (a journal outage)`
 }
 
 /** The command without its fire race. */
@@ -150,8 +159,11 @@ const commandStep = (
     const race = session.lastRace()
     const scheduleRace = session.lastScheduleRace()
     const waitingStop = session.lastWaitingStop()
-    /** The command as the harness realised it: its race (`asRaced`) and when its run stopped waiting. */
-    const asRun = (generated: FaultedCommand): FaultedCommand => asWaitingStopped(asRaced(generated, race), waitingStop)
+    /** The command as the harness realised it: its race (`asRaced`), when its run stopped waiting, and without a read fault that did not strike. */
+    const asRun = (generated: FaultedCommand): FaultedCommand => {
+      const realised = asWaitingStopped(asRaced(generated, race), waitingStop)
+      return readMissed ? withoutStorageFault(realised) : realised
+    }
     if (command.op === "rewind") state.memory.completions.delete(keyOf(command.exec, command.deferred))
     state.liveness.noteCall(command, result)
     const observed = yield* observeRows(environment.database.sql)
@@ -169,8 +181,10 @@ const commandStep = (
         : invariantChecks(observed, state.memory)
     // An implementation that never reached the race's points ran its fires unordered: compare with the model
     // without the race; one whose held fire paused only before its transaction ran it at once (lag 0).
-    // `asRaced` says which; the prediction already made (`raced`) is the generated race's.
-    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || stoppedAfterInstead(command, waitingStop)
+    // `asRaced` says which; the prediction already made (`raced`) is the generated race's. A failed read
+    // the implementation never ran (it read less, or inside a transaction) did not strike.
+    const readMissed = command.fault?.phase === "readFails" && session.lastFault()?.struck === undefined
+    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || stoppedAfterInstead(command, waitingStop) || readMissed
     // An alternative is told the storage fault as the harness injected it: none when the canonical prediction
     // voided it. (An alternative that voids a fault the harness did inject predicts the body's own failure
     // first, one of the two outcomes that are then right.)

@@ -38,10 +38,10 @@ const GUARANTEE_REQUIREMENTS = clockRequirements.map((requirement) => requiremen
 
 /** Shapes of the four properties. */
 export const CLOCKS_SHAPES = {
-  model: { faults: false, faultsOnB: false, secondProcess: false, races: false, rowOnlyRewinds: true, statementFaults: false, maxCommands: 8 },
-  faults: { faults: true, faultsOnB: false, secondProcess: false, races: false, rowOnlyRewinds: true, statementFaults: true, maxCommands: 8 },
-  concurrent: { faults: false, faultsOnB: true, secondProcess: true, races: true, rowOnlyRewinds: false, statementFaults: false, maxCommands: 6 },
-  liveness: { faults: true, faultsOnB: false, secondProcess: false, races: false, rowOnlyRewinds: false, statementFaults: false, maxCommands: 7 }
+  model: { faults: false, faultsOnB: false, secondProcess: false, races: false, rowOnlyRewinds: true, statementFaults: false, appendedFaultUnits: false, maxCommands: 8 },
+  faults: { faults: true, faultsOnB: false, secondProcess: false, races: false, rowOnlyRewinds: true, statementFaults: true, appendedFaultUnits: true, maxCommands: 8 },
+  concurrent: { faults: false, faultsOnB: true, secondProcess: true, races: true, rowOnlyRewinds: false, statementFaults: false, appendedFaultUnits: false, maxCommands: 6 },
+  liveness: { faults: true, faultsOnB: false, secondProcess: false, races: false, rowOnlyRewinds: false, statementFaults: false, appendedFaultUnits: false, maxCommands: 7 }
 } as const satisfies Record<string, ScenarioShape>
 
 const property = (

@@ -1,7 +1,7 @@
 /**
  * The journal the harness hands to a clocks implementation: the shipped SQL journal over the
- * process's client, wrapped so the harness can fail the n-th durable emit of an operation (a failing
- * journal write, C11) and latch the lossy sink (C3, B5), and see every lossy record (B4) and every
+ * process's client, wrapped so the harness can fail the n-th durable emit of an operation, or several
+ * from it on (a failing journal write or a journal outage, C11) and latch the lossy sink (C3, B5), and see every lossy record (B4) and every
  * part of a record that is not a JSON value (`harness/JsonValues.ts`: C2's byte-equal comparison is of
  * JSON text, which such a part does not survive). Faults are
  * failures of a dependency the harness owns, never a value the implementation could recognise.
@@ -18,8 +18,11 @@ import { modelEventType } from "./eventTypes.ts"
 
 /** The harness's controls over one process's journal. */
 export interface JournalControls {
-  /** Arms the fault of the next operation: its `failEmit`-th durable emit fails (undefined: none). */
-  readonly arm: (failEmit: number | undefined) => void
+  /**
+   * Arms the fault of the next operation: its `failEmit`-th durable emit fails (undefined: none), and
+   * with `outageEmits` that many consecutive emits from it on (a journal outage; default 1).
+   */
+  readonly arm: (failEmit: number | undefined, outageEmits?: number) => void
   /** Latches the lossy sink: every flush fails from now on. */
   readonly latch: () => void
   /** Event types of every record that went to the lossy channel. */
@@ -69,6 +72,7 @@ export const makeHarnessJournal = (
 ): Effect.Effect<{ readonly journal: Journal; readonly controls: JournalControls }, SqlError> =>
   Effect.gen(function*() {
     let failEmit: number | undefined
+    let outageEmits = 1
     let emits = 0
     const inner = yield* makeSqlJournal(sql, dialect, () =>
       Effect.suspend(() => {
@@ -82,7 +86,7 @@ export const makeHarnessJournal = (
           noteNonJson(shared, input)
           noteAnnounced(shared, input)
           emits++
-          if (failEmit !== undefined && emits === failEmit) {
+          if (failEmit !== undefined && emits >= failEmit && emits < failEmit + outageEmits) {
             return Effect.fail(new JournalError({ reason: "unavailable", message: "the journal's storage refused the write" }))
           }
           return inner.emitDurableUnfenced(input)
@@ -99,8 +103,9 @@ export const makeHarnessJournal = (
     return {
       journal,
       controls: {
-        arm: (n) => {
+        arm: (n, outage = 1) => {
           failEmit = n
+          outageEmits = Math.max(1, outage)
           emits = 0
         },
         latch: () => {

@@ -51,7 +51,7 @@ type Row = Readonly<Record<string, Json>>
 const RETRIED: ReadonlyArray<FaultedCommand["op"]> = ["deferredDone", "deferredDoneIfWaiting", "scheduleClock", "restart", "sweep"]
 
 const stripFaults = (command: FaultedCommand): FaultedCommand => {
-  const { fault: _fault, journalFault: _journal, ...plain } = command
+  const { fault: _fault, journalFault: _journal, journalOutageEmits: _outage, ...plain } = command
   return plain as FaultedCommand
 }
 

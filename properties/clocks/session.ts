@@ -241,7 +241,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         if (name === "A") processA = fresh
         else processB = fresh
         bound.arm(faults?.fault)
-        fresh.controls.arm(faults?.journalFault)
+        fresh.controls.arm(faults?.journalFault, faults?.journalOutageEmits)
         const swept = yield* bound.run(Effect.as(Effect.tap(as(name, fresh.service.sweepDue(FLOW)), () => Effect.suspend(() => settleToResumes(resumeTarget))), null as Json))
         if (faults?.fault !== undefined) lastFault = faultAsStruck(faults.fault, bound, "restart")
         bound.arm(undefined)
@@ -410,7 +410,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         const bound = boundaryOf(target)
         const controls = (yield* processOf(target).pipe(Effect.mapError(harnessError("building process B")))).controls
         bound.arm(command.fault)
-        controls.arm(command.journalFault)
+        controls.arm(command.journalFault, command.journalOutageEmits)
         const spans = makeSpanRecorder()
         const outcome = yield* bound.run(Effect.tap(as("A", spans.record(callOf(command, waypointsMs, race, targets))), () => Effect.suspend(() => settleToResumes(resumeTarget))))
         lastSpans = spans.names()

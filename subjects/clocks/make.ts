@@ -166,7 +166,7 @@ export const makeClocks = (pieces: ClockPieces) => (environment: ClocksEnvironme
         yield* armClock(stored)
       }),
       sweepDue: Effect.fn("DeferredPersistence.sweepDue")(function*(flowName) {
-        const rows = yield* store.pendingClocks(flowName).pipe(Effect.orDie)
+        const rows = yield* pieces.sweepPending(store, flowName)
         const now = yield* nowMs
         for (const row of rows) {
           yield* emit(Records.clockScheduled(source, row))

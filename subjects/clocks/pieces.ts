@@ -80,6 +80,8 @@ export interface ClockPieces {
   readonly storeClock: (store: ClockStore, row: ClockRow, owner: string) => Effect.Effect<ClockRow, SqlError>
   /** C9: whether a clock is armed, given whether its completion exists. */
   readonly shouldArm: (row: ClockRow, completionExists: boolean) => boolean
+  /** C12: the pending clocks a sweep re-arms, read from the store; a failed read fails the sweep (it cannot re-arm what it could not read). */
+  readonly sweepPending: (store: ClockStore, flowName: string | undefined) => Effect.Effect<ReadonlyArray<ClockRow>>
   /** C12: whether the sweep arms a pending clock (every one; B1c only those already due). */
   readonly sweepArms: (row: ClockRow, nowMs: number) => boolean
   /** C12: the completions the sweep wakes (every completed, unconsumed one; B1d none). */
@@ -123,6 +125,7 @@ export const defaultClockPieces: ClockPieces = {
   storeClock: (store, row, owner) =>
     Effect.flatMap(store.insertClockIfAbsent(row, owner), () => Effect.map(store.clock(row), (stored) => stored ?? row)),
   shouldArm: (row, completionExists) => row.completedAtMs === null || !completionExists,
+  sweepPending: (store, flowName) => store.pendingClocks(flowName).pipe(Effect.orDie),
   sweepArms: () => true,
   sweepWakes: (completions) => completions,
   wakeSourceId: (source, address) => Records.wakeSourceId(source, address),

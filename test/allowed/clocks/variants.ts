@@ -87,6 +87,9 @@ export const FIRE_LATENCY_TURNS = 150
 export const lateFire: ClockPieces["retryFire"] = (fire, policy) =>
   Effect.andThen(Effect.forEach(Array.from({ length: FIRE_LATENCY_TURNS }), () => eventLoopTurn, { discard: true }), defaultClockPieces.retryFire(fire, policy))
 
+/** Reads the pending clocks again once when the read fails, and fails the sweep only when both fail. */
+export const rereadSweepPending: ClockPieces["sweepPending"] = (store, flowName) => store.pendingClocks(flowName).pipe(Effect.retry({ times: 1 }), Effect.orDie)
+
 /** The shipped engine whose processes each fire same-instant timers with `pairReversingRetryFire`. */
 const sameInstantReordered = (name: string): ClocksImplementation => ({
   name,
@@ -141,6 +144,11 @@ export const clocksAllowedVariants: ReadonlyArray<AllowedVariant<ClocksImplement
     name: "fires-started-late",
     freedom: "C9 fires each clock at its dueAt in virtual time; no rule bounds how many event-loop turns later the fire starts",
     pieces: { retryFire: lateFire }
+  }),
+  buildAllowedVariant(clocksPieceKit, {
+    name: "pending-read-retried",
+    freedom: "C12 re-arms every pending clock; a sweep whose read of them fails may read again and re-arm them all rather than fail",
+    pieces: { sweepPending: rereadSweepPending }
   }),
   wrappedAllowedVariant(
     { name: "without-hook-points", freedom: "hook points are optional refinements (DESIGN.md: an implementation faithful to upstream, without our hook points, must pass); fibers the engine forks inherit the no-op" },

@@ -1,7 +1,7 @@
 /**
  * What the tests expect of each known-bad clocks implementation: the properties to try, in order,
  * until one fails, a bound on the steps of every minimized counterexample (measured on all adapters:
- * 1 to 8; a scenario has at most 8 commands, `clocks/faults` 8 plus a 2-command statement-fault timeline, the liveness property 7 plus its liveness step), and, for the liveness bugs, the liveness requirements the failure must be
+ * 1 to 8; a scenario has at most 8 commands, `clocks/faults` 8 plus a 2-command statement-fault timeline, and a 2-command journal outage or a 4-command failed sweep read, the liveness property 7 plus its liveness step), and, for the liveness bugs, the liveness requirements the failure must be
  * reported under (they must be caught by the liveness check, not by accident).
  */
 
@@ -29,6 +29,8 @@ export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "b1c-sweep-due-only": { properties: LIVENESS_ONLY, maxSteps: 8, reportedUnder: ["CLK-020"] },
   "b1d-no-wake-redelivery": { properties: LIVENESS_ONLY, maxSteps: 8, reportedUnder: ["CLK-021"] },
   "b3-no-fire-retry": { properties: FAULTS_FIRST, maxSteps: 8 },
+  "fire-retry-gives-up": { properties: FAULTS_FIRST, maxSteps: 8 },
+  "sweep-read-failure-swallowed": { properties: FAULTS_FIRST, maxSteps: 8 },
   "b4-lossy-lifecycle": { properties: MODEL_FIRST, maxSteps: 8 },
   "b5-flush-failure-propagates": { properties: MODEL_FIRST, maxSteps: 8 },
   "b8-record-apart": { properties: FAULTS_FIRST, maxSteps: 8 },

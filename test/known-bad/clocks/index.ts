@@ -15,12 +15,14 @@ import { casOwnerFenced } from "./cas-owner-fenced.ts"
 import { casUnconditional } from "./cas-unconditional.ts"
 import { consumeEveryRead } from "./consume-every-read.ts"
 import { consumeSwallowsStatementFailure } from "./consume-swallows-statement-failure.ts"
+import { fireRetryGivesUp } from "./fire-retry-gives-up.ts"
 import { flushFailureUnlogged } from "./flush-failure-unlogged.ts"
 import { intendedAfterEffect } from "./intended-after-effect.ts"
 import type { KnownBadClocks } from "./kit.ts"
 import { lastWriterWins } from "./last-writer-wins.ts"
 import { rearmFiredClock } from "./rearm-fired-clock.ts"
 import { relativeDeadline } from "./relative-deadline.ts"
+import { sweepReadFailureSwallowed } from "./sweep-read-failure-swallowed.ts"
 import { unstableWakeId } from "./unstable-wake-id.ts"
 import { waitingUnchecked } from "./waiting-unchecked.ts"
 
@@ -47,5 +49,7 @@ export const knownBadClocks: ReadonlyArray<KnownBadClocks> = [
   unstableWakeId,
   casOwnerFenced,
   consumeSwallowsStatementFailure,
-  flushFailureUnlogged
+  flushFailureUnlogged,
+  fireRetryGivesUp,
+  sweepReadFailureSwallowed
 ]
