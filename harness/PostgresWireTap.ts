@@ -64,6 +64,12 @@ export interface HeldReply {
   readonly statement: () => WireStatement | undefined
   /** Passes the held bytes on to the client, in order, and ends the hold (idempotent). */
   readonly release: () => void
+  /**
+   * Arms a hold on the next statement `select` picks, then releases this one: the client may answer
+   * the released reply at once (a driver can write its next statement before `release` returns), so
+   * a hold meant for the statement that answer lets through must be armed first.
+   */
+  readonly releaseAndHold: (select: (statement: WireStatement) => boolean) => HeldReply
 }
 
 /** The tap of one run. */
@@ -176,16 +182,42 @@ export const makePostgresWireTap = (target: { readonly host: string; readonly po
     }
   }
 
-  const releaseHold = (state: HoldState) => {
-    if (state.released) return
+  /** Ends `state` and returns the bytes it kept back, for the caller to pass on (none when it held nothing). */
+  const endHold = (state: HoldState): { readonly session: Session; readonly kept: ReadonlyArray<Buffer> } | undefined => {
+    if (state.released) return undefined
     state.released = true
     const session = state.session
     if (hold === state) hold = undefined
-    if (session === undefined || session.heldBytes === null) return
+    if (session === undefined || session.heldBytes === null) return undefined
     const kept = session.heldBytes
     session.heldBytes = null
+    return { session, kept }
+  }
+
+  /** Passes bytes a hold kept back on to the client, in order. */
+  const passOn = (ended: ReturnType<typeof endHold>): void => {
+    if (ended === undefined) return
     activity += 1
-    for (const chunk of kept) session.push(chunk)
+    for (const chunk of ended.kept) ended.session.push(chunk)
+  }
+
+  /** Arms a new hold on the next statement `select` picks. */
+  const armHold = (select: (statement: WireStatement) => boolean): HeldReply => {
+    const state: HoldState = { select, session: undefined, statement: undefined, replied: false, released: false }
+    hold = state
+    return {
+      sent: () => state.session !== undefined,
+      held: () => state.replied && !state.released,
+      statement: () => state.statement,
+      release: () => passOn(endHold(state)),
+      releaseAndHold: (next) => {
+        if (state.released) throw new Error("PostgresWireTap: releaseAndHold on a hold already released")
+        const ended = endHold(state)
+        const armed = armHold(next)
+        passOn(ended)
+        return armed
+      }
+    }
   }
 
   const onClientMessage = (session: Session, type: string, body: Buffer) => {
@@ -321,14 +353,7 @@ export const makePostgresWireTap = (target: { readonly host: string; readonly po
     notifications: () => notifications,
     holdReply: (select) => {
       if (hold !== undefined && !hold.released) throw new Error("PostgresWireTap: a reply is already held or armed; release it first")
-      const state: HoldState = { select, session: undefined, statement: undefined, replied: false, released: false }
-      hold = state
-      return {
-        sent: () => state.session !== undefined,
-        held: () => state.replied && !state.released,
-        statement: () => state.statement,
-        release: () => releaseHold(state)
-      }
+      return armHold(select)
     },
     close: () => {
       for (const session of sessions) if (!session.closed) session.raw.destroy()

@@ -52,7 +52,7 @@ export const describeSurfaceProbe = (probe: SurfaceProbe): string => {
     case "config":
       return `span attributes for a config with ${Object.keys(probe.config).join(", ") || "no caller fields"}`
     case "multiplexGate":
-      return `three borrowers on a multiplexed 1-connection pool${probe.interrupt === "none" ? "" : `, ${probe.interrupt} interrupted while queued`}`
+      return `three borrowers and a late fourth on a multiplexed 1-connection pool${probe.interrupt === "none" ? "" : `, ${probe.interrupt} interrupted while queued`}`
     case "fractionalBound":
       return "a pool with a fractional maxConnections: refused, or bounded by floor + 64"
   }

@@ -10,21 +10,28 @@
  * ends), through the run's wire tap: borrowed statement `a` is sent and its reply held back by the tap
  * (the checkout stays in flight), then `b` and `c` are borrowed in turn, and `b` or `c` may be
  * interrupted while queued. While `a` is in flight nothing else may reach the server; once its reply is
- * let through, the borrowers not interrupted run in arrival order and succeed.
+ * let through, the borrowers not interrupted run in arrival order, each held in flight in turn. While
+ * the last of them is in flight (its slot came from a release that had a waiter, and the queue is now
+ * empty), `d` arrives: it too must wait at the gate, since a slot handed to a waiter is not also free
+ * (P2). Then every borrower not interrupted succeeds.
  */
-import { Effect, Fiber } from "effect"
+import { Effect, Fiber, type Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { awaitCondition } from "../../harness/Quiescence.ts"
 import { HarnessError } from "../../harness/errors.ts"
+import type { HeldReply } from "../../harness/PostgresWireTap.ts"
 import type { BoundedPoolClient } from "../../subjects/pool/api.ts"
 import type { MultiplexInterrupt } from "./surfaceScenario.ts"
 import { outcomeOf, type ProbeResult, type SurfaceContext } from "./surfaceRuntime.ts"
 
 const BORROWERS = ["a", "b", "c"] as const
+/** The borrower that arrives while the last queued one is in flight. */
+const LATE = "d"
+const LETTERS = [...BORROWERS, LATE] as const
 
 /** Which borrowers' statements (by letter) the tap saw so far, in the order they were written. */
 const sentLetters = (context: SurfaceContext, prefix: string): ReadonlyArray<string> =>
-  context.tap.statements().flatMap((statement) => BORROWERS.filter((letter) => statement.text.includes(`'${prefix}${letter}'`)))
+  context.tap.statements().flatMap((statement) => LETTERS.filter((letter) => statement.text.includes(`'${prefix}${letter}'`)))
 
 /** Builds the probe's own pool: the scenario's config with `multiplex` on and one connection. */
 const multiplexedPool = (context: SurfaceContext) =>
@@ -51,29 +58,59 @@ export const multiplexGateProbe = (context: SurfaceContext, index: number, inter
     const interrupting = interrupt === "none" ? undefined : yield* Effect.forkChild(Fiber.interrupt(fibers.get(interrupt)!))
     yield* context.quiet
     const whileInFlight = { replyHeld: hold.held(), sent: sentLetters(context, prefix) }
-    hold.release()
-    yield* context.quiet
     if (interrupting !== undefined) yield* Fiber.join(interrupting).pipe(Effect.timeoutOption("10 seconds"))
-    yield* awaitCondition(() => [...fibers.values()].every((fiber) => fiber.pollUnsafe() !== undefined), { maxTurns: 20 }).pipe(Effect.ignore)
-    const outcomes = Object.fromEntries(BORROWERS.map((letter) => [letter, outcomeOf(fibers.get(letter)!.pollUnsafe())]))
-    for (const fiber of fibers.values()) if (fiber.pollUnsafe() === undefined) yield* Effect.forkChild(Fiber.interrupt(fiber))
     const running = BORROWERS.filter((letter) => letter !== interrupt)
+    const whileLastInFlight = yield* lateArrival(context, prefix, hold, running, (letter) => Effect.forkChild(borrow(letter)), fibers)
+    yield* awaitCondition(() => [...fibers.values()].every((fiber) => fiber.pollUnsafe() !== undefined), { maxTurns: 20 }).pipe(Effect.ignore)
+    const outcomes = Object.fromEntries(LETTERS.map((letter) => [letter, outcomeOf(fibers.get(letter)?.pollUnsafe())]))
+    for (const fiber of fibers.values()) if (fiber.pollUnsafe() === undefined) yield* Effect.forkChild(Fiber.interrupt(fiber))
     const expected = {
       whileInFlight: { replyHeld: true, sent: ["a"] },
-      outcomes: Object.fromEntries(BORROWERS.map((letter) => [letter, letter === interrupt ? "interrupted" : "succeeded"])),
-      sent: running
+      whileLastInFlight: { replyHeld: true, sent: running },
+      outcomes: Object.fromEntries(LETTERS.map((letter) => [letter, letter === interrupt ? "interrupted" : "succeeded"])),
+      sent: [...running, LATE]
     }
-    const actual = { whileInFlight, outcomes, sent: sentLetters(context, prefix) }
+    const actual = { whileInFlight, whileLastInFlight, outcomes, sent: sentLetters(context, prefix) }
     return {
       checks: [{
-        observable: `three borrowers on a multiplexed 1-connection pool, the first in flight${interrupt === "none" ? "" : `, queued ${interrupt} interrupted`}`,
+        observable: `three borrowers on a multiplexed 1-connection pool, the first in flight, a fourth arriving while the last queued one is in flight${interrupt === "none" ? "" : `, queued ${interrupt} interrupted`}`,
         expected,
         actual,
         rules: interrupt === "none" ? ["P2", "I3"] : ["I4", "P2"],
-        why: "the gate has one slot per connection whatever the driver shares: while a checkout holds the only slot the others wait at the gate (nothing reaches the server), then run in arrival order; an interrupted waiter leaves the queue without taking or inventing a slot"
+        why: "the gate has one slot per connection whatever the driver shares: while a checkout holds the only slot the others wait at the gate (nothing reaches the server), then run in arrival order, and a slot handed to a waiter is not also free to a later arrival; an interrupted waiter leaves the queue without taking or inventing a slot"
       }],
       covered: interrupt === "none" ? ["POL-002", "POL-010"] : ["POL-002", "POL-010", "POL-011"],
       implementation: actual,
       model: expected
     }
   }))
+
+/**
+ * Lets the held `a` go, then holds each later borrower of `running` in flight in turn (each hold armed
+ * before the one before it is released: the driver may write the next statement at once), and, while the last is in
+ * flight, borrows the late arrival: what was sent by then, and whether the last reply was held. Every
+ * hold is released before it returns.
+ */
+const lateArrival = (
+  context: SurfaceContext,
+  prefix: string,
+  first: HeldReply,
+  running: ReadonlyArray<string>,
+  fork: (letter: string) => Effect.Effect<Fiber.Fiber<unknown, unknown>>,
+  fibers: Map<string, Fiber.Fiber<unknown, unknown>>
+): Effect.Effect<{ readonly replyHeld: boolean; readonly sent: ReadonlyArray<string> }, HarnessError, Scope.Scope> =>
+  Effect.gen(function*() {
+    let hold = first
+    for (const letter of running.slice(1)) {
+      hold = hold.releaseAndHold((statement) => statement.text.includes(`'${prefix}${letter}'`))
+      yield* context.quiet
+    }
+    const last = hold
+    yield* Effect.addFinalizer(() => Effect.sync(() => last.release()))
+    fibers.set(LATE, yield* fork(LATE))
+    yield* context.quiet
+    const seen = { replyHeld: last.held(), sent: sentLetters(context, prefix) }
+    last.release()
+    yield* context.quiet
+    return seen
+  })

@@ -2,7 +2,8 @@
  * The wire tap's held replies and delivered notifications, and the pool properties' use of them, on a
  * real Postgres server:
  * - `holdReply`: the selected statement reaches the server and its whole answer reaches the tap, but
- *   not the client, until `release()`; then the client gets exactly that answer;
+ *   not the client, until `release()`; then the client gets exactly that answer; `releaseAndHold`
+ *   holds the statement the released answer lets the client write next;
  * - hand-written pool scenarios (maxConnections 1): a checkout interrupted while the server has its
  *   statement, or its COMMIT (plain or answered with ROLLBACK), gives its slot back and the next
  *   checkout on the connection gets its own answer, never the old one; two listeners receive a
@@ -50,6 +51,29 @@ describe("PostgresWireTap.holdReply", () => {
       const rows = yield* Fiber.join(fiber)
       expect(rows).toEqual([{ v: "held-reply" }])
       expect(hold.held()).toBe(false)
+    })))
+  }, 60_000)
+
+  it("releaseAndHold arms the next hold before the released answer lets the client write its next statement", async () => {
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const database = yield* postgres().open({ connections: 1 })
+      const tapped = tappedPoolConfig(database.sql, 1)!
+      yield* Effect.addFinalizer(() => Effect.sync(() => tapped.tap.close()))
+      const pool = yield* shippedPool.boundedPool(tapped.config).pipe(Effect.provide(Reactivity.layer))
+      yield* pool.unsafe("SELECT 1 AS warm")
+      const first = tapped.tap.holdReply((statement) => statement.text.includes("first-held"))
+      // One fiber writes the second statement as soon as the first answer reaches it.
+      const fiber = yield* Effect.forkChild(Effect.andThen(pool.unsafe("SELECT 'first-held' AS v"), pool.unsafe("SELECT 'second-held' AS v")))
+      yield* awaitQuiet(tapped.tap)
+      expect(first.held()).toBe(true)
+      const second = first.releaseAndHold((statement) => statement.text.includes("second-held"))
+      expect(() => first.releaseAndHold(() => true)).toThrow(/already released/)
+      yield* awaitQuiet(tapped.tap)
+      expect(second.sent()).toBe(true)
+      expect(second.held()).toBe(true)
+      expect(fiber.pollUnsafe()).toBeUndefined()
+      second.release()
+      expect(yield* Fiber.join(fiber)).toEqual([{ v: "second-held" }])
     })))
   }, 60_000)
 })

@@ -13,6 +13,7 @@ export interface Expectation {
 export const EXPECTATIONS: Readonly<Record<string, Expectation>> = {
   "free-count-gate": { maxSteps: 4 },
   "handover-slot-lost": { maxSteps: 4 },
+  "slot-freed-and-handed-over": { maxSteps: 4 },
   "admission-after-gate": { maxSteps: 3 },
   "retry-after-statement": { maxSteps: 3 },
   "rollback-commit-success": { maxSteps: 4 },

@@ -16,6 +16,7 @@ import { retryAfterStatement } from "./retry-after-statement.ts"
 import { retryFixedDelay } from "./retry-fixed-delay.ts"
 import { retryJittered } from "./retry-jittered.ts"
 import { rollbackCommitSuccess } from "./rollback-commit-success.ts"
+import { slotFreedAndHandedOver } from "./slot-freed-and-handed-over.ts"
 import { uninterruptibleGateWait } from "./uninterruptible-gate-wait.ts"
 
 export type { KnownBadPool } from "./kit.ts"
@@ -32,5 +33,6 @@ export const knownBadPools: ReadonlyArray<KnownBadPool> = [
   retryJittered,
   channelLimitInCharacters,
   notifyPayloadAsJson,
-  uninterruptibleGateWait
+  uninterruptibleGateWait,
+  slotFreedAndHandedOver
 ]
