@@ -79,8 +79,14 @@
  * 0.21.0 appends two content model units: a stream capped past the store's limit (K3: over the limit
  * is refused whatever the caller allows), and a stream held while its timeout passes (K7: at most one
  * pull after the timeout; the held consumer counts pulls, not parts).
+ * 0.22.0 appends to one clocks fault scenario in four a journal outage through ten or eleven fire
+ * retries (C11: retried forever, the backoff reaching its 30 s cap), and to another one in four a
+ * restart or sweep whose read outside any transaction fails (`readFails`, now in clocks: C12's sweep
+ * must not report what it could not read); clocks timelines cross-shrink to single commands. The
+ * pool's multiplexed-gate probe borrows a fourth checkout while the last queued one is in flight (P2:
+ * a slot handed to a waiter is not also free).
  */
-export const SUITE_VERSION = "0.21.0"
+export const SUITE_VERSION = "0.22.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"
