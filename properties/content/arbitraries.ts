@@ -15,7 +15,7 @@ import { withStatementFaults } from "../../harness/StatementFaultDraws.ts"
 import { RACE_INTERLEAVING } from "./race.ts"
 import { referenceSizes } from "./referenceSizes.ts"
 import { contentStatementFaults } from "./statementFaults.ts"
-import { FAULT_THIRD_UNITS, FAULT_UNITS, MODEL_SECOND_UNITS, MODEL_THIRD_UNITS, MODEL_UNITS, RACE_FOURTH_UNITS, RACE_SECOND_UNITS, RACE_THIRD_UNITS, RACE_UNITS, streamsHeldPastTimeout, targetedCommands } from "./targeted.ts"
+import { FAULT_THIRD_UNITS, FAULT_UNITS, MODEL_SECOND_UNITS, MODEL_THIRD_UNITS, MODEL_UNITS, RACE_FIFTH_UNITS, RACE_FOURTH_UNITS, RACE_SECOND_UNITS, RACE_THIRD_UNITS, RACE_UNITS, streamsHeldPastTimeout, targetedCommands } from "./targeted.ts"
 import { type Command, type ContentParameters, type ContentScenario, type Misuse, type PlaceSpec, type RaceMode, type RacingCommand, TAMPERS } from "./scenario.ts"
 
 /** What a generator may include. */
@@ -226,8 +226,8 @@ export const contentScenario = (shape: ContentShape, capabilities: AdapterCapabi
   if (shape.races) {
     // The parameters are drawn last, so every earlier draw stays as it was; half the races keep the reference's.
     // The targeted units are drawn after the parameters, each after the one before (`targeted.ts`).
-    return fc.tuple(fc.array(command(shape), { maxLength: 3 }), raceTimeline(capabilities), fc.array(command(shape), { maxLength: 2 }), raceParameters, targetedCommands(RACE_UNITS), targetedCommands(RACE_SECOND_UNITS), targetedCommands(RACE_THIRD_UNITS), targetedCommands(RACE_FOURTH_UNITS))
-      .map(([before, race, after, parameters, targeted, second, third, fourth]) => ({ commands: [...before, ...race, ...after, ...targeted, ...second, ...third, ...fourth], ...(parameters === undefined ? {} : { parameters }) }))
+    return fc.tuple(fc.array(command(shape), { maxLength: 3 }), raceTimeline(capabilities), fc.array(command(shape), { maxLength: 2 }), raceParameters, targetedCommands(RACE_UNITS), targetedCommands(RACE_SECOND_UNITS), targetedCommands(RACE_THIRD_UNITS), targetedCommands(RACE_FOURTH_UNITS), targetedCommands(RACE_FIFTH_UNITS))
+      .map(([before, race, after, parameters, targeted, second, third, fourth, fifth]) => ({ commands: [...before, ...race, ...after, ...targeted, ...second, ...third, ...fourth, ...fifth], ...(parameters === undefined ? {} : { parameters }) }))
   }
   // A timeline may shrink to a single command (cross-shrinking draws nothing more), so a failure in the
   // appended draws shrinks to one command before them.

@@ -27,7 +27,7 @@ import { storageChecks } from "./checks.ts"
 import { AFTER_SCAN_POINTS, BEFORE_DELETE_COMMIT_POINTS, makeScanWatch, SCANNED_BEFORE_COMMIT, SCANNED_BEFORE_TRANSACTION, type ScanWatch } from "./scanPoint.ts"
 import { withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
-import { makeRowWriteWatch, type RowWriteWatch, WROTE_CONTENT_BEFORE_COMMIT, WROTE_CONTENT_THEN_STATEMENT } from "./writePoint.ts"
+import { makeReadThenWriteWatch, makeRowWriteWatch, READ_CONTENT_THEN_WRITE, type RowWriteWatch, WROTE_CONTENT_BEFORE_COMMIT, WROTE_CONTENT_THEN_STATEMENT } from "./writePoint.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { exitJson, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
@@ -232,6 +232,20 @@ const raiseMidTransaction = (hooks: ScriptedHooks, write: RowWriteWatch, sweeper
     return { racer: racerExit, sweep: yield* Fiber.await(sweeping.fiber), betweenScanAndDelete: blocked } satisfies RaceRun
   })
 
+/**
+ * The racer is held before the first write it begins after reading a content row outside any
+ * transaction (`READ_CONTENT_THEN_WRITE`), and the whole sweep runs meanwhile: the racer's writes land
+ * after the sweep, so what it read before is stale. A racer that reads nothing outside a transaction
+ * first (a grant that is one `UPDATE ... RETURNING`) is not held and runs before the sweep.
+ */
+const readThenWrite = (hooks: ScriptedHooks, read: RowWriteWatch, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean) =>
+  Effect.gen(function*() {
+    const holding = yield* startPaused(hooks, "racer", READ_CONTENT_THEN_WRITE, read.watched(racer.call(racerStore)))
+    if (!holding.paused) return { racer: yield* finish(hooks, holding), sweep: yield* Effect.exit(sweeper.sweep(force)), betweenScanAndDelete: false, beforeSweep: true } satisfies RaceRun
+    const sweepExit = yield* Effect.exit(sweeper.sweep(force))
+    return { sweep: sweepExit, racer: yield* finish(hooks, holding), betweenScanAndDelete: false } satisfies RaceRun
+  })
+
 interface Pids {
   readonly sweeper: number
   readonly racer: number
@@ -274,6 +288,10 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
       const racerStore = yield* implementation.make({ sql: racerBoundary.sql, dialect: environment.dialect, settings: { ...session.settings(), grantKey: GRANT_KEY, singleConnection: false } })
       const pids = { sweeper: yield* backendPidOf(database.connections[0]!), racer: yield* backendPidOf(database.connections[1]!) }
       if (mode === "deleteHoldsLock") return yield* deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
+      if (mode === "readThenWrite") {
+        const read = makeReadThenWriteWatch(hooks, "racer", racerBoundary.sql.transactionService)
+        return yield* withBoundaryPoints(racerBoundary, read.points, readThenWrite(hooks, read, sweeper, racerStore, racer, command.force))
+      }
       if (lockHook === undefined) return yield* Effect.die(new Error(`invariant: a ${mode} race needs a racer that takes a content row lock`))
       const write = makeRowWriteWatch(hooks, "racer", racerBoundary.sql.transactionService)
       if (mode === "raiseMidTransaction") return yield* withBoundaryPoints(racerBoundary, write.points, raiseMidTransaction(hooks, write, sweeper, racerStore, racer, command.force, pids, database.connections[2]!))

@@ -43,10 +43,13 @@ export type RacingCommand =
  * (the delete holds its row locks while the racing operation runs into them) and `raiseHoldsLock`
  * (the raise holds its row lock while the delete runs into it), `raiseMidTransaction` (the racer's
  * transaction is held right after its first write to the content row, before its next statement, while
- * the whole sweep runs: an upsert that took no lock there lets the sweep delete the row). `scheduled`: the generated step
+ * the whole sweep runs: an upsert that took no lock there lets the sweep delete the row),
+ * `readThenWrite` (the racer is held after it read a content row outside any transaction, before the
+ * next write it begins, while the whole sweep runs: a grant that looks the row up and then raises it in
+ * a second statement must not sign for the row the sweep deleted between them). `scheduled`: the generated step
  * schedule (`schedule`, uniform or PCT, `harness/StepScheduler.ts`) orders the two operations' steps.
  */
-export type RaceMode = "between" | "after" | "racerStarted" | "deleteHoldsLock" | "raiseHoldsLock" | "raiseMidTransaction" | "scheduled"
+export type RaceMode = "between" | "after" | "racerStarted" | "deleteHoldsLock" | "raiseHoldsLock" | "raiseMidTransaction" | "readThenWrite" | "scheduled"
 
 /** One generated command. */
 export type Command =

@@ -27,7 +27,7 @@ import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, otherTenant, STREAM_
 import type { Command, PlaceSpec } from "./scenario.ts"
 
 /** The kinds of targeted unit a content scenario may end with. */
-export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace" | "deployedTurns" | "failedRead" | "uploadMidTransaction" | "streamAcrossSweep"
+export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace" | "deployedTurns" | "failedRead" | "uploadMidTransaction" | "streamAcrossSweep" | "grantReadThenWrite"
 
 /** Relative weights of the kinds of unit a property's scenarios may end with, and the chance in 4 that one does. */
 export interface TargetedShape {
@@ -67,6 +67,13 @@ export const FAULT_THIRD_UNITS: TargetedShape = { weights: { deployedTurns: 1, f
  * adapter has independent ones (`heldStream.ts`), in one scenario in four.
  */
 export const RACE_FOURTH_UNITS: TargetedShape = { weights: { streamAcrossSweep: 1 }, in4: 1 }
+
+/**
+ * The fifth unit of the race property, drawn after every other draw so every earlier draw keeps its
+ * bytes: a grant of aged content held between a read of its row outside any transaction and its
+ * write, while a whole sweep runs, in one scenario in four.
+ */
+export const RACE_FIFTH_UNITS: TargetedShape = { weights: { grantReadThenWrite: 1 }, in4: 1 }
 
 /** The second unit of the race property, drawn after the first (`RACE_UNITS`): an upload or a grant racing a sweep in half the scenarios. */
 export const RACE_SECOND_UNITS: TargetedShape = { weights: { uploadRace: 1 }, in4: 2 }
@@ -196,6 +203,22 @@ const uploadMidTransaction: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ t
     { op: "read", tenant: t, payload, sizeDelta: 0 }
   ])
 
+/**
+ * An unreferenced upload aged past its deletion horizon, then a grant of it racing a sweep, held after
+ * it read the content row outside any transaction and before its next write (`readThenWrite`, on
+ * engines with independent connections; elsewhere the grant runs between the sweep's scan and its
+ * delete), then the content read back. K4: a grant raises an existing row or answers none, in one
+ * step; a grant that looked the row up first, then raised a row the sweep deleted between the two,
+ * would sign for content that is gone ((iii)).
+ */
+const grantReadThenWrite: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, force: fc.boolean() })
+  .map(({ tenant: t, payload, force }): ReadonlyArray<Command> => [
+    uploaded(t, payload),
+    { op: "advance", ms: RACE_JUMP_MS },
+    { op: "race", force, competitor: { op: "grant", tenant: t, payload }, mode: "readThenWrite" },
+    { op: "read", tenant: t, payload, sizeDelta: 0 }
+  ])
+
 /** The longer turn budget a deploy registers (T = 2 h, above the reference's 30 s). */
 const LONGER_TURN_MS = 2 * 3_600_000
 
@@ -272,7 +295,7 @@ export const streamsHeldPastTimeout: fc.Arbitrary<ReadonlyArray<Command>> = fc.t
   ]
 )
 
-const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace, deployedTurns, failedRead, uploadMidTransaction, streamAcrossSweep }
+const UNITS: Readonly<Record<ContentUnitKind, fc.Arbitrary<ReadonlyArray<Command>>>> = { readBack, expiryBoundary, detachRace, faultedUpload, grantOtherSize, detachAttached, uploadRace, deployedTurns, failedRead, uploadMidTransaction, streamAcrossSweep, grantReadThenWrite }
 
 /**
  * The commands a scenario ends with: a unit of `shape.weights` in `shape.in4` scenarios out of 4, none

@@ -54,3 +54,24 @@ export const makeRowWriteWatch = (hooks: ScriptedHooks, racerLabel: string, tran
     beforeCommitPoint: WROTE_CONTENT_BEFORE_COMMIT,
     afterMarkPoint: WROTE_CONTENT_THEN_STATEMENT
   })
+
+/**
+ * The boundary point a racer reaches before it begins a write (a transaction, or one auto-committed
+ * statement) after it read a content row outside any transaction: between the two, nothing holds the
+ * row, and a sweep may delete it.
+ */
+export const READ_CONTENT_THEN_WRITE = "storage.contentReadThenWrite"
+
+/** A statement that reads rows. */
+const READS_ROWS = /^\s*select\b/i
+
+/** A watch over the racer labelled `racerLabel` that reaches `READ_CONTENT_THEN_WRITE` (see its doc). */
+export const makeReadThenWriteWatch = (hooks: ScriptedHooks, racerLabel: string, transactionService: SqlClient.SqlClient["transactionService"]): RowWriteWatch =>
+  markTransactions({
+    hooks,
+    label: racerLabel,
+    transactionService,
+    // `text` is read only after `inTransaction`: reading it compiles the statement.
+    marks: (statement) => !statement.inTransaction && READS_ROWS.test(statement.text) && CONTENTS_TABLE.test(statement.text),
+    beforeBeginPoint: READ_CONTENT_THEN_WRITE
+  })

@@ -52,12 +52,15 @@ const UNIT: ReadonlyArray<Command> = [
 ]
 
 describe("a stream held across a sweep", () => {
-  it("ends one race scenario in four or so, after every other command", () => {
+  it("ends one race scenario in four or so, after every other command but the grant held between its read and its write", () => {
     const scenarios = fc.sample(races(shippedContent).scenario(makeSqliteAdapter().capabilities), { numRuns: 300, seed: 11 }) as ReadonlyArray<ContentScenario>
     const held = scenarios.filter((scenario) => scenario.commands.some((command) => command.op === "streamOpen"))
     expect(held.length).toBeGreaterThan(40)
     expect(held.length).toBeLessThan(120)
-    for (const scenario of held) expect(scenario.commands.slice(-3).map((command) => command.op)).toEqual(["streamOpen", "sweep", "streamRest"])
+    // The fifth race unit (`RACE_FIFTH_UNITS`: upload, advance, race, read) is drawn after this one.
+    const fifth = (command: Command | undefined) => command?.op === "race" && command.mode === "readThenWrite"
+    const withoutFifth = (commands: ReadonlyArray<Command>) => (fifth(commands.at(-2)) ? commands.slice(0, -4) : commands)
+    for (const scenario of held) expect(withoutFifth(scenario.commands).slice(-3).map((command) => command.op)).toEqual(["streamOpen", "sweep", "streamRest"])
   })
 
   it("the shipped store emits the content whole after the sweep deleted it, and reaches the situation", async () => {
