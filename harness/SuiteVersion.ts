@@ -84,7 +84,8 @@
  * restart or sweep whose read outside any transaction fails (`readFails`, now in clocks: C12's sweep
  * must not report what it could not read); clocks timelines cross-shrink to single commands. The
  * pool's multiplexed-gate probe borrows a fourth checkout while the last queued one is in flight (P2:
- * a slot handed to a waiter is not also free).
+ * a slot handed to a waiter is not also free). Content races end, one in four, with a grant held
+ * between a read of its row outside any transaction and its write while a sweep runs (K4, (iii)).
  */
 export const SUITE_VERSION = "0.22.0"
 
