@@ -24,7 +24,7 @@
  */
 import * as fc from "fast-check"
 import { ACTORS, BLOBS, NAMES, PAYLOADS, PROPERTY_SETTINGS, otherTenant, STREAM_TIMEOUT_MS, TENANTS } from "./config.ts"
-import type { Command, PlaceSpec } from "./scenario.ts"
+import type { Command, PlaceSpec, RaceMode } from "./scenario.ts"
 
 /** The kinds of targeted unit a content scenario may end with. */
 export type ContentUnitKind = "readBack" | "expiryBoundary" | "detachRace" | "faultedUpload" | "grantOtherSize" | "detachAttached" | "uploadRace" | "deployedTurns" | "failedRead" | "uploadMidTransaction" | "streamAcrossSweep" | "grantReadThenWrite"
@@ -186,6 +186,18 @@ const uploadRace: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, pay
   ])
 
 /**
+ * An unreferenced upload aged past its deletion horizon, then `racer` of the same content racing a
+ * sweep (forced or not) released by `mode`, then the content read back.
+ */
+const agedContentRace = (racer: "upload" | "grant", mode: RaceMode): fc.Arbitrary<ReadonlyArray<Command>> =>
+  fc.record({ tenant, payload: storable, force: fc.boolean() }).map(({ tenant: t, payload, force }): ReadonlyArray<Command> => [
+    uploaded(t, payload),
+    { op: "advance", ms: RACE_JUMP_MS },
+    { op: "race", force, competitor: { op: racer, tenant: t, payload }, mode },
+    { op: "read", tenant: t, payload, sizeDelta: 0 }
+  ])
+
+/**
  * An unreferenced upload aged past its deletion horizon, then the same bytes uploaded again while a
  * sweep runs, the upload's transaction held right after its first write to the content row
  * (`raiseMidTransaction`, on engines with row locks; elsewhere the upload runs between the sweep's scan
@@ -195,13 +207,7 @@ const uploadRace: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, pay
  * sweep deletes the row and the upload must write it and its chunks again: either way the read returns
  * the bytes.
  */
-const uploadMidTransaction: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, force: fc.boolean() })
-  .map(({ tenant: t, payload, force }): ReadonlyArray<Command> => [
-    uploaded(t, payload),
-    { op: "advance", ms: RACE_JUMP_MS },
-    { op: "race", force, competitor: { op: "upload", tenant: t, payload }, mode: "raiseMidTransaction" },
-    { op: "read", tenant: t, payload, sizeDelta: 0 }
-  ])
+const uploadMidTransaction = agedContentRace("upload", "raiseMidTransaction")
 
 /**
  * An unreferenced upload aged past its deletion horizon, then a grant of it racing a sweep, held after
@@ -211,13 +217,7 @@ const uploadMidTransaction: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ t
  * step; a grant that looked the row up first, then raised a row the sweep deleted between the two,
  * would sign for content that is gone ((iii)).
  */
-const grantReadThenWrite: fc.Arbitrary<ReadonlyArray<Command>> = fc.record({ tenant, payload: storable, force: fc.boolean() })
-  .map(({ tenant: t, payload, force }): ReadonlyArray<Command> => [
-    uploaded(t, payload),
-    { op: "advance", ms: RACE_JUMP_MS },
-    { op: "race", force, competitor: { op: "grant", tenant: t, payload }, mode: "readThenWrite" },
-    { op: "read", tenant: t, payload, sizeDelta: 0 }
-  ])
+const grantReadThenWrite = agedContentRace("grant", "readThenWrite")
 
 /** The longer turn budget a deploy registers (T = 2 h, above the reference's 30 s). */
 const LONGER_TURN_MS = 2 * 3_600_000

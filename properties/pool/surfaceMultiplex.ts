@@ -58,9 +58,10 @@ export const multiplexGateProbe = (context: SurfaceContext, index: number, inter
     const interrupting = interrupt === "none" ? undefined : yield* Effect.forkChild(Fiber.interrupt(fibers.get(interrupt)!))
     yield* context.quiet
     const whileInFlight = { replyHeld: hold.held(), sent: sentLetters(context, prefix) }
-    if (interrupting !== undefined) yield* Fiber.join(interrupting).pipe(Effect.timeoutOption("10 seconds"))
     const running = BORROWERS.filter((letter) => letter !== interrupt)
-    const whileLastInFlight = yield* lateArrival(context, prefix, hold, running, (letter) => Effect.forkChild(borrow(letter)), fibers)
+    const whileLastInFlight = yield* lateArrival({ context, prefix, first: hold, running, fork: (letter) => Effect.forkChild(borrow(letter)), fibers })
+    // Joined once every reply is let go: a gate whose wait cannot be interrupted ends the interruption only when it hands the slot over.
+    if (interrupting !== undefined) yield* Fiber.join(interrupting).pipe(Effect.timeoutOption("10 seconds"))
     yield* awaitCondition(() => [...fibers.values()].every((fiber) => fiber.pollUnsafe() !== undefined), { maxTurns: 20 }).pipe(Effect.ignore)
     const outcomes = Object.fromEntries(LETTERS.map((letter) => [letter, outcomeOf(fibers.get(letter)?.pollUnsafe())]))
     for (const fiber of fibers.values()) if (fiber.pollUnsafe() === undefined) yield* Effect.forkChild(Fiber.interrupt(fiber))
@@ -85,22 +86,29 @@ export const multiplexGateProbe = (context: SurfaceContext, index: number, inter
     }
   }))
 
+/** What `lateArrival` works on. */
+interface LateArrivalProbe {
+  readonly context: SurfaceContext
+  /** The probe's statement prefix. */
+  readonly prefix: string
+  /** The hold on `a`'s reply. */
+  readonly first: HeldReply
+  /** The borrowers not interrupted, in arrival order (`a` first). */
+  readonly running: ReadonlyArray<string>
+  readonly fork: (letter: string) => Effect.Effect<Fiber.Fiber<unknown, unknown>>
+  readonly fibers: Map<string, Fiber.Fiber<unknown, unknown>>
+}
+
 /**
  * Lets the held `a` go, then holds each later borrower of `running` in flight in turn (each hold armed
  * before the one before it is released: the driver may write the next statement at once), and, while the last is in
  * flight, borrows the late arrival: what was sent by then, and whether the last reply was held. Every
  * hold is released before it returns.
  */
-const lateArrival = (
-  context: SurfaceContext,
-  prefix: string,
-  first: HeldReply,
-  running: ReadonlyArray<string>,
-  fork: (letter: string) => Effect.Effect<Fiber.Fiber<unknown, unknown>>,
-  fibers: Map<string, Fiber.Fiber<unknown, unknown>>
-): Effect.Effect<{ readonly replyHeld: boolean; readonly sent: ReadonlyArray<string> }, HarnessError, Scope.Scope> =>
+const lateArrival = (probe: LateArrivalProbe): Effect.Effect<{ readonly replyHeld: boolean; readonly sent: ReadonlyArray<string> }, HarnessError, Scope.Scope> =>
   Effect.gen(function*() {
-    let hold = first
+    const { context, prefix, running, fork, fibers } = probe
+    let hold = probe.first
     for (const letter of running.slice(1)) {
       hold = hold.releaseAndHold((statement) => statement.text.includes(`'${prefix}${letter}'`))
       yield* context.quiet

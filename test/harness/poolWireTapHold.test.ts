@@ -33,14 +33,21 @@ const start = (kind: "acquire" | "transaction" | "listen" | "borrow" | "notify",
 const runScenario = (maxConnections: number, commands: ReadonlyArray<PoolCommand>) =>
   Effect.runPromise(executeScenario(poolSuite().properties[0]!, postgres(), { maxConnections, commands } as unknown as Json))
 
+/** The shipped pool of one connection over a fresh database, through a wire tap, warmed by one statement. */
+const tappedPool = Effect.gen(function*() {
+  const database = yield* postgres().open({ connections: 1 })
+  const tapped = tappedPoolConfig(database.sql, 1)!
+  yield* Effect.addFinalizer(() => Effect.sync(() => tapped.tap.close()))
+  const pool = yield* shippedPool.boundedPool(tapped.config).pipe(Effect.provide(Reactivity.layer))
+  yield* pool.unsafe("SELECT 1 AS warm")
+  return { tap: tapped.tap, pool }
+})
+
 describe("PostgresWireTap.holdReply", () => {
   it("keeps the server's answer from the client until released, then hands over exactly that answer", async () => {
     await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const database = yield* postgres().open({ connections: 1 })
-      const tapped = tappedPoolConfig(database.sql, 1)!
-      yield* Effect.addFinalizer(() => Effect.sync(() => tapped.tap.close()))
-      const pool = yield* shippedPool.boundedPool(tapped.config).pipe(Effect.provide(Reactivity.layer))
-      yield* pool.unsafe("SELECT 1 AS warm")
+      const tapped = yield* tappedPool
+      const pool = tapped.pool
       const hold = tapped.tap.holdReply((statement) => statement.text.includes("held-reply"))
       const fiber = yield* Effect.forkChild(pool.unsafe("SELECT 'held-reply' AS v"))
       yield* awaitQuiet(tapped.tap)
@@ -56,11 +63,8 @@ describe("PostgresWireTap.holdReply", () => {
 
   it("releaseAndHold arms the next hold before the released answer lets the client write its next statement", async () => {
     await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const database = yield* postgres().open({ connections: 1 })
-      const tapped = tappedPoolConfig(database.sql, 1)!
-      yield* Effect.addFinalizer(() => Effect.sync(() => tapped.tap.close()))
-      const pool = yield* shippedPool.boundedPool(tapped.config).pipe(Effect.provide(Reactivity.layer))
-      yield* pool.unsafe("SELECT 1 AS warm")
+      const tapped = yield* tappedPool
+      const pool = tapped.pool
       const first = tapped.tap.holdReply((statement) => statement.text.includes("first-held"))
       // One fiber writes the second statement as soon as the first answer reaches it.
       const fiber = yield* Effect.forkChild(Effect.andThen(pool.unsafe("SELECT 'first-held' AS v"), pool.unsafe("SELECT 'second-held' AS v")))

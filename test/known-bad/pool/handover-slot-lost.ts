@@ -5,40 +5,11 @@
  *
  * Breaks POL-011 (no slot leaks under interruption), and the gate's hand-over POL-002.
  */
-import { Deferred, Effect, Exit } from "effect"
-import { hookPoint } from "../../../harness/HookPoints.ts"
-import { POOL_HANDED_OVER_HOOK } from "../../../subjects/pool/api.ts"
-import type { GateFactory } from "../../../subjects/pool/gate.ts"
+import { handOverGateWith, handOverRelease } from "./handOverGate.ts"
 import { knownBadPool } from "./kit.ts"
 
-const leakyGate: GateFactory = (slots) => {
-  let free = slots
-  const waiters: Array<Deferred.Deferred<void>> = []
-  const release = Effect.sync(() => {
-    const next = waiters.shift()
-    if (next !== undefined) Deferred.doneUnsafe(next, Exit.void)
-    else free += 1
-  })
-  const take = Effect.uninterruptibleMask((restore) =>
-    Effect.suspend(() => {
-      if (free > 0 && waiters.length === 0) {
-        free -= 1
-        return Effect.addFinalizer(() => release)
-      }
-      const granted = Deferred.makeUnsafe<void>()
-      waiters.push(granted)
-      return restore(Deferred.await(granted).pipe(Effect.andThen(hookPoint(POOL_HANDED_OVER_HOOK)))).pipe(
-        // The bug: an interrupted waiter that was already handed the slot does not pass it on.
-        Effect.onInterrupt(() => Effect.sync(() => {
-          const index = waiters.indexOf(granted)
-          if (index >= 0) waiters.splice(index, 1)
-        })),
-        Effect.andThen(Effect.addFinalizer(() => release))
-      )
-    })
-  )
-  return { take }
-}
+/** The bug: a waiter interrupted after it was handed the slot does not pass it on. */
+const leakyGate = handOverGateWith({ release: handOverRelease, passOnWhenInterruptedAfterHandOver: false })
 
 /** The lost-slot known-bad. */
 export const handoverSlotLost = knownBadPool({

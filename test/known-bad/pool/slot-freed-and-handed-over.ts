@@ -7,44 +7,19 @@
  *
  * Breaks POL-010 (FIFO through one slot per connection) and POL-002.
  */
-import { Deferred, Effect, Exit } from "effect"
-import { hookPoint } from "../../../harness/HookPoints.ts"
-import { POOL_HANDED_OVER_HOOK } from "../../../subjects/pool/api.ts"
-import type { GateFactory } from "../../../subjects/pool/gate.ts"
+import { Deferred, Exit } from "effect"
+import { handOverGateWith } from "./handOverGate.ts"
 import { knownBadPool } from "./kit.ts"
 
-const doubleCountingGate: GateFactory = (slots) => {
-  let free = slots
-  const waiters: Array<Deferred.Deferred<void>> = []
-  /** The bug: the slot goes back to the free count whether or not a waiter is handed it. */
-  const release = Effect.sync(() => {
-    free += 1
-    const next = waiters.shift()
+/** The bug: the slot goes back to the free count whether or not a waiter is handed it. */
+const doubleCountingGate = handOverGateWith({
+  release: (slots) => {
+    slots.free += 1
+    const next = slots.waiters.shift()
     if (next !== undefined) Deferred.doneUnsafe(next, Exit.void)
-  })
-  const take = Effect.uninterruptibleMask((restore) =>
-    Effect.suspend(() => {
-      if (free > 0 && waiters.length === 0) {
-        free -= 1
-        return Effect.addFinalizer(() => release)
-      }
-      const granted = Deferred.makeUnsafe<void>()
-      waiters.push(granted)
-      return restore(Deferred.await(granted).pipe(Effect.andThen(hookPoint(POOL_HANDED_OVER_HOOK)))).pipe(
-        Effect.onInterrupt(() => Effect.suspend(() => {
-          const index = waiters.indexOf(granted)
-          if (index >= 0) {
-            waiters.splice(index, 1)
-            return Effect.void
-          }
-          return release
-        })),
-        Effect.andThen(Effect.addFinalizer(() => release))
-      )
-    })
-  )
-  return { take }
-}
+  },
+  passOnWhenInterruptedAfterHandOver: true
+})
 
 /** The double-counted-slot known-bad. */
 export const slotFreedAndHandedOver = knownBadPool({
