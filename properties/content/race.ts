@@ -27,7 +27,8 @@ import { storageChecks } from "./checks.ts"
 import { AFTER_SCAN_POINTS, BEFORE_DELETE_COMMIT_POINTS, makeScanWatch, SCANNED_BEFORE_COMMIT, SCANNED_BEFORE_TRANSACTION, type ScanWatch } from "./scanPoint.ts"
 import { withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import { makeStorageBoundary } from "../../harness/StorageBoundary.ts"
-import { makeReadThenWriteWatch, makeRowWriteWatch, READ_CONTENT_THEN_WRITE, type RowWriteWatch, WROTE_CONTENT_BEFORE_COMMIT, WROTE_CONTENT_THEN_STATEMENT } from "./writePoint.ts"
+import { makeReadThenWriteWatch, makeRowWriteWatch, READ_CONTENT_THEN_WRITE, WROTE_CONTENT_BEFORE_COMMIT, WROTE_CONTENT_THEN_STATEMENT } from "./writePoint.ts"
+import type { MarkedTransactions } from "../../harness/MarkedTransactions.ts"
 import { ACTORS, BLOBS, GRANT_KEY, NAMES, PAYLOADS, PROPERTY_SETTINGS, TENANTS } from "./config.ts"
 import { exitJson, optionalGrantJson, resultAsRead, uploadJson } from "./driver.ts"
 import type { RunState } from "./execute.ts"
@@ -108,15 +109,18 @@ interface RaceRun {
 }
 
 /**
- * The racer starts and pauses at its first hook point, the sweep runs to its end, then the racer goes
- * on: whatever the racer read before its hook point is stale (a grant must not sign for content the
- * sweep deleted meanwhile).
+ * The racer starts and pauses at `point`, the sweep runs to its end, then the racer goes on: whatever
+ * the racer read before that point is stale (a grant must not sign for content the sweep deleted
+ * meanwhile). A racer that never reaches the point has already finished, so it ran before the sweep.
+ * `racerStarted` holds it at its first hook point, `readThenWrite` at the storage boundary's point
+ * before the first write it begins after reading a content row outside any transaction
+ * (`READ_CONTENT_THEN_WRITE`; a grant that is one `UPDATE ... RETURNING` is never held there).
  */
-const racerStarted = (hooks: ScriptedHooks, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean) =>
+const racerHeldAt = (hooks: ScriptedHooks, sweeper: ContentStore, racing: Effect.Effect<Json, unknown>, point: string | ReadonlyArray<string>, force: boolean) =>
   Effect.gen(function*() {
-    const racing = yield* startPaused(hooks, "racer", racer.startHook, racer.call(racerStore))
+    const holding = yield* startPaused(hooks, "racer", point, racing)
     const sweepExit = yield* Effect.exit(sweeper.sweep(force))
-    return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: false, beforeSweep: !racing.paused } satisfies RaceRun
+    return { sweep: sweepExit, racer: yield* finish(hooks, holding), betweenScanAndDelete: false, beforeSweep: !holding.paused } satisfies RaceRun
   })
 
 /**
@@ -201,7 +205,7 @@ const deleteHoldsLock = (hooks: ScriptedHooks, watch: ScanWatch, sweeper: Conten
  * store without one, at the boundary's point before it commits the transaction that wrote the content
  * row (`writePoint.ts`), which holds that row's lock.
  */
-const raiseHoldsLock = (hooks: ScriptedHooks, watches: { readonly scan: ScanWatch; readonly write: RowWriteWatch }, sweeper: ContentStore, racerStore: ContentStore, racer: Racer & { readonly lockHook: string }, force: boolean, pids: Pids, observer: SqlClient.SqlClient) =>
+const raiseHoldsLock = (hooks: ScriptedHooks, watches: { readonly scan: ScanWatch; readonly write: MarkedTransactions }, sweeper: ContentStore, racerStore: ContentStore, racer: Racer & { readonly lockHook: string }, force: boolean, pids: Pids, observer: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     const scanned = yield* startPaused(hooks, "sweep", AFTER_SCAN_POINTS, watches.scan.watched(sweeper.sweep(force)))
     if (!scanned.paused) return { sweep: yield* finish(hooks, scanned), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
@@ -222,7 +226,7 @@ const raiseHoldsLock = (hooks: ScriptedHooks, watches: { readonly scan: ScanWatc
  * its writes land after the sweep, and an upload must then write the row and its chunks again (K2).
  * Both are allowed, so the wait is not judged: the racer's place follows what was seen.
  */
-const raiseMidTransaction = (hooks: ScriptedHooks, write: RowWriteWatch, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, pids: Pids, observer: SqlClient.SqlClient) =>
+const raiseMidTransaction = (hooks: ScriptedHooks, write: MarkedTransactions, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean, pids: Pids, observer: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     const holding = yield* startPaused(hooks, "racer", [WROTE_CONTENT_THEN_STATEMENT, WROTE_CONTENT_BEFORE_COMMIT], write.watched(racer.call(racerStore)))
     if (!holding.paused) return { racer: yield* finish(hooks, holding), sweep: yield* Effect.exit(sweeper.sweep(force)), betweenScanAndDelete: false, beforeSweep: true } satisfies RaceRun
@@ -230,20 +234,6 @@ const raiseMidTransaction = (hooks: ScriptedHooks, write: RowWriteWatch, sweeper
     const blocked = yield* awaitBlocked(observer, pids.sweeper, pids.racer, fiberDone(sweeping))
     const racerExit = yield* finish(hooks, holding)
     return { racer: racerExit, sweep: yield* Fiber.await(sweeping.fiber), betweenScanAndDelete: blocked } satisfies RaceRun
-  })
-
-/**
- * The racer is held before the first write it begins after reading a content row outside any
- * transaction (`READ_CONTENT_THEN_WRITE`), and the whole sweep runs meanwhile: the racer's writes land
- * after the sweep, so what it read before is stale. A racer that reads nothing outside a transaction
- * first (a grant that is one `UPDATE ... RETURNING`) is not held and runs before the sweep.
- */
-const readThenWrite = (hooks: ScriptedHooks, read: RowWriteWatch, sweeper: ContentStore, racerStore: ContentStore, racer: Racer, force: boolean) =>
-  Effect.gen(function*() {
-    const holding = yield* startPaused(hooks, "racer", READ_CONTENT_THEN_WRITE, read.watched(racer.call(racerStore)))
-    if (!holding.paused) return { racer: yield* finish(hooks, holding), sweep: yield* Effect.exit(sweeper.sweep(force)), betweenScanAndDelete: false, beforeSweep: true } satisfies RaceRun
-    const sweepExit = yield* Effect.exit(sweeper.sweep(force))
-    return { sweep: sweepExit, racer: yield* finish(hooks, holding), betweenScanAndDelete: false } satisfies RaceRun
   })
 
 interface Pids {
@@ -278,7 +268,7 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
     session.boundary.arm(undefined)
     const raced = yield* Effect.gen(function*(): Effect.fn.Return<RaceRun, unknown> {
       if (mode === "between" || mode === "after") return yield* hookRace(hooks, watch, sweeper, sweeper, racer, command.force, mode === "between")
-      if (mode === "racerStarted") return yield* racerStarted(hooks, sweeper, sweeper, racer, command.force)
+      if (mode === "racerStarted") return yield* racerHeldAt(hooks, sweeper, racer.call(sweeper), racer.startHook, command.force)
       if (mode === "scheduled" && command.schedule !== undefined) return yield* scheduledRace(sweeper, racer, command.force, command.schedule)
       // A racer that takes no content row lock (detach) has nothing to hold: it runs between.
       const lockHook = racer.lockHook
@@ -290,7 +280,7 @@ export const raceStep = (implementation: ContentImplementation, environment: Exe
       if (mode === "deleteHoldsLock") return yield* deleteHoldsLock(hooks, watch, sweeper, racerStore, racer, command.force, pids, database.connections[2]!, expectBlock)
       if (mode === "readThenWrite") {
         const read = makeReadThenWriteWatch(hooks, "racer", racerBoundary.sql.transactionService)
-        return yield* withBoundaryPoints(racerBoundary, read.points, readThenWrite(hooks, read, sweeper, racerStore, racer, command.force))
+        return yield* withBoundaryPoints(racerBoundary, read.points, racerHeldAt(hooks, sweeper, read.watched(racer.call(racerStore)), READ_CONTENT_THEN_WRITE, command.force))
       }
       if (lockHook === undefined) return yield* Effect.die(new Error(`invariant: a ${mode} race needs a racer that takes a content row lock`))
       const write = makeRowWriteWatch(hooks, "racer", racerBoundary.sql.transactionService)

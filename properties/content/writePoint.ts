@@ -14,11 +14,9 @@
  * of its own, is held only in the transaction that wrote the row, or not at all (then the race gives
  * no lock evidence, as for a raise without a lock).
  */
-import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { ScriptedHooks } from "../../harness/HookPoints.ts"
-import { markTransactions } from "../../harness/MarkedTransactions.ts"
-import type { TransactionPoints } from "../../harness/StorageBoundary.ts"
+import { type MarkedTransactions, markTransactions } from "../../harness/MarkedTransactions.ts"
 
 /** The boundary point a racer reaches before committing a transaction that wrote a content row. */
 export const WROTE_CONTENT_BEFORE_COMMIT = "storage.contentWriteThenCommit"
@@ -35,16 +33,8 @@ const CONTENTS_TABLE = /\btenant_contents\b/i
 /** A statement that writes rows (an upsert starts with `INSERT`). */
 const WRITES_ROWS = /^\s*(insert|update)\b/i
 
-/** Watches one race's racer and offers the boundary point (see the module doc). */
-export interface RowWriteWatch {
-  /** `racer` with its statements watched. */
-  readonly watched: <A, E, R>(racer: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /** The points to set on the boundary the racer runs over. */
-  readonly points: TransactionPoints
-}
-
 /** A watch over the racer labelled `racerLabel` on a client with `transactionService`, reaching the point through `hooks`. */
-export const makeRowWriteWatch = (hooks: ScriptedHooks, racerLabel: string, transactionService: SqlClient.SqlClient["transactionService"]): RowWriteWatch =>
+export const makeRowWriteWatch = (hooks: ScriptedHooks, racerLabel: string, transactionService: SqlClient.SqlClient["transactionService"]): MarkedTransactions =>
   markTransactions({
     hooks,
     label: racerLabel,
@@ -66,7 +56,7 @@ export const READ_CONTENT_THEN_WRITE = "storage.contentReadThenWrite"
 const READS_ROWS = /^\s*select\b/i
 
 /** A watch over the racer labelled `racerLabel` that reaches `READ_CONTENT_THEN_WRITE` (see its doc). */
-export const makeReadThenWriteWatch = (hooks: ScriptedHooks, racerLabel: string, transactionService: SqlClient.SqlClient["transactionService"]): RowWriteWatch =>
+export const makeReadThenWriteWatch = (hooks: ScriptedHooks, racerLabel: string, transactionService: SqlClient.SqlClient["transactionService"]): MarkedTransactions =>
   markTransactions({
     hooks,
     label: racerLabel,
