@@ -124,9 +124,11 @@ export const openHeldStream = (store: ContentStore, run: RunState, command: Extr
     return executed
   })
 
-/** The checks of a held stream read on: its bytes (unless it ended by its timeout), and past its timeout that it brought at most one more pull. */
-const heldStreamChecks = (held: HeldStream, exit: Exit.Exit<ReadonlyArray<Uint8Array>, unknown>, heldMs: number): ReadonlyArray<Check> => {
-  const timedOut = heldMs >= STREAM_TIMEOUT_MS
+/**
+ * The checks of a held stream read on after `heldMs` of virtual time since it started: its bytes, and,
+ * when it was held past its timeout (`timedOut`), that it made at most one more pull.
+ */
+const heldStreamChecks = (held: HeldStream, exit: Exit.Exit<ReadonlyArray<Uint8Array>, unknown>, heldMs: number, timedOut: boolean): ReadonlyArray<Check> => {
   const bytes: Check = {
     observable: "held stream's bytes",
     expected: held.expected,
@@ -138,7 +140,7 @@ const heldStreamChecks = (held: HeldStream, exit: Exit.Exit<ReadonlyArray<Uint8A
   const quiet: Check = {
     observable: "held stream past its timeout",
     expected: AT_MOST_ONE_PULL_AFTER_TIMEOUT,
-    actual: held.after.pulls <= 1 ? AT_MOST_ONE_PULL_AFTER_TIMEOUT : `${held.after.pulls} pulls brought parts after its timeout`,
+    actual: held.after.pulls <= 1 ? AT_MOST_ONE_PULL_AFTER_TIMEOUT : `${held.after.pulls} pulls after its timeout`,
     rules: ["K7"],
     why: `a stream is interrupted after the command timeout (${STREAM_TIMEOUT_MS} ms): one held ${heldMs} ms since it started may have emitted its content before, and one pull after, but no more`
   }
@@ -167,7 +169,7 @@ export const finishHeldStream = (run: RunState, command: Extract<Command, { op: 
     const exit = yield* Fiber.await(held.fiber)
     const heldMs = atMs - held.openedAtMs
     const timedOut = heldMs >= STREAM_TIMEOUT_MS
-    const checks = heldStreamChecks(held, exit, heldMs)
+    const checks = heldStreamChecks(held, exit, heldMs, timedOut)
     const gone = !(contentKey(held.tenant, held.hash) in run.model.contents)
     const situations = [...(gone ? ["streamHeldAcrossSweep"] : []), ...(timedOut ? ["streamHeldPastTimeout"] : [])]
     const executed: ExecutedStep = {
