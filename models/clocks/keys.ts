@@ -74,3 +74,11 @@ export const retryDelayMs = (failures: number): number => Math.min(100 * 2 ** Ma
 
 /** The first number of failed fires whose retry waits the whole cap (`RETRY_CAP_MS`): 10. */
 export const FAILURES_TO_RETRY_CAP: number = Array.from({ length: 64 }, (_, index) => index + 1).find((failures) => retryDelayMs(failures) === RETRY_CAP_MS)!
+
+/**
+ * Whether the `ordinal`-th durable emit (1-based) of an operation fails in a journal outage of
+ * `outageEmits` consecutive emits from the `firstFailing`-th on (none when `firstFailing` is
+ * undefined). The fault's definition, shared by the model and the harness's journal.
+ */
+export const journalEmitFails = (ordinal: number, firstFailing: number | undefined, outageEmits: number): boolean =>
+  firstFailing !== undefined && ordinal >= firstFailing && ordinal < firstFailing + outageEmits

@@ -7,7 +7,7 @@
  * and every durable emit of A its ordinal for journal faults.
  */
 import { voidsStorageFault } from "../../harness/Faults.ts"
-import { clockDeferred, clockIdentity, completedIdentity, EVENT, keyOf, RETRY_CAP_MS, retryDelayMs } from "./keys.ts"
+import { clockDeferred, clockIdentity, completedIdentity, EVENT, journalEmitFails, keyOf, RETRY_CAP_MS, retryDelayMs } from "./keys.ts"
 import { canonical } from "../../harness/CodeUnitOrder.ts"
 import { inPassOrder } from "./passOrder.ts"
 import { CLOCKS_FAULT_SITUATIONS, type ClocksSituation } from "./situations.ts"
@@ -153,7 +153,7 @@ export class Run {
 
   /** Whether the fault process's `ordinal`-th durable emit of the operation fails (inside the journal's outage). */
   private emitFails(ordinal: number): boolean {
-    return this.journalFault !== undefined && ordinal >= this.journalFault && ordinal < this.journalFault + this.journalOutageEmits
+    return journalEmitFails(ordinal, this.journalFault, this.journalOutageEmits)
   }
 
   /** The harness's journal refuses the faulted durable emit: the caller sees the journal unavailable. */

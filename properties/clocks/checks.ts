@@ -61,11 +61,13 @@ export interface StepComparison {
   readonly failureLogs: number
 }
 
+/** The `_tag` of a result as the model or the driver writes it (`Success`, `Crashed`, ...), if it has one. */
+const tag = (value: Json): unknown => (value as { readonly _tag?: unknown } | null)?._tag
+
 /** The checks of one step, finest first. */
 export const clocksChecks = (c: StepComparison): ReadonlyArray<Check> => {
   const expected = observableOf(c.outcome.state)
   const rules = c.outcome.rules
-  const tag = (value: Json) => (value as { readonly _tag?: unknown } | null)?._tag
   // A crash the model did not expect: the implementation ran transactions where the rules put none (C4).
   const crashMismatch = tag(c.outcome.result) !== "Crashed" && tag(c.actualResult) === "Crashed"
   // The latched lossy sink's error reaching the caller: C3 says a flush failure is ignored.
@@ -109,7 +111,7 @@ export const clocksChecks = (c: StepComparison): ReadonlyArray<Check> => {
 export const announcementChecks = (command: FaultedCommand, outcome: StepOutcome, handed: ReadonlyArray<string>): ReadonlyArray<Check> => {
   const sweeps = command.op === "sweep" || command.op === "restart"
   const writeFaulted = (command.fault !== undefined && command.fault.phase !== "readFails") || command.journalFault !== undefined
-  const succeeded = (outcome.result as { readonly _tag?: unknown } | null)?._tag === "Success"
+  const succeeded = tag(outcome.result) === "Success"
   if (!sweeps || writeFaulted || outcome.crashed || (command.fault?.phase === "readFails" && !succeeded)) return []
   const seen = new Set(handed)
   return [{

@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { nonJsonPaths } from "../../harness/JsonValues.ts"
-import { EVENT, identity } from "../../models/clocks/keys.ts"
+import { EVENT, identity, journalEmitFails } from "../../models/clocks/keys.ts"
 import { type Journal, JournalError, type JournalInput } from "../../subjects/clocks/api.ts"
 import type { ClocksDialect } from "../../subjects/clocks/dialect.ts"
 import { makeSqlJournal } from "../../subjects/clocks/journal.ts"
@@ -86,7 +86,7 @@ export const makeHarnessJournal = (
           noteNonJson(shared, input)
           noteAnnounced(shared, input)
           emits++
-          if (failEmit !== undefined && emits >= failEmit && emits < failEmit + outageEmits) {
+          if (journalEmitFails(emits, failEmit, outageEmits)) {
             return Effect.fail(new JournalError({ reason: "unavailable", message: "the journal's storage refused the write" }))
           }
           return inner.emitDurableUnfenced(input)
