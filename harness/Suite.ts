@@ -45,3 +45,12 @@ export const assertSuiteConsistent = (suite: SubjectSuite): void => {
     }
   }
 }
+
+/** The property `id` of `suite`; throws naming the suite and its property ids when it has none (a test's or an option's typo). */
+export const propertyById = <S extends SubjectSuite>(suite: S, id: string): S["properties"][number] => {
+  const property = suite.properties.find((candidate) => candidate.id === id)
+  if (property === undefined) {
+    throw new Error(`suite ${suite.subject} (${suite.implementation}) has no property ${id}; it has ${suite.properties.map((candidate) => candidate.id).join(", ")}`)
+  }
+  return property
+}

@@ -32,7 +32,7 @@ import type { Divergence, PropertyDefinition } from "./Property.ts"
 import type { Counterexample, PropertyRun } from "./RunResult.ts"
 import { runProperty } from "./Runner.ts"
 import type { SubjectImplementation } from "./SubjectPlugin.ts"
-import type { SubjectSuite } from "./Suite.ts"
+import { propertyById, type SubjectSuite } from "./Suite.ts"
 
 /** Prefix of a known-bad implementation's name in reports: `known-bad/<name>`. */
 export const KNOWN_BAD_PREFIX = "known-bad/"
@@ -161,11 +161,7 @@ export interface CatchResult {
 const orderedProperties = (suite: SubjectSuite, order: ReadonlyArray<string> | undefined): ReadonlyArray<PropertyDefinition<any>> =>
   order === undefined
     ? suite.properties
-    : order.map((id) => {
-      const property = suite.properties.find((candidate) => candidate.id === id)
-      if (property === undefined) throw new Error(`suite ${suite.subject} (${suite.implementation}) has no property ${id}`)
-      return property
-    })
+    : order.map((id) => propertyById(suite, id))
 
 /**
  * The caught-loop: runs the suite's properties in order on `adapter` at the budget until one fails

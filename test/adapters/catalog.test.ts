@@ -6,7 +6,7 @@
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { sqliteCapabilities } from "../../adapters/sqlite/index.ts"
-import { assertSuiteConsistent } from "../../harness/Suite.ts"
+import { assertSuiteConsistent, propertyById } from "../../harness/Suite.ts"
 import { adapterProperties } from "../../properties/adapter/index.ts"
 import { ADP, adapterRequirements } from "../../spec/adapter.ts"
 import { catalog } from "../../spec/Requirement.ts"
@@ -22,6 +22,13 @@ describe("adapter requirement catalog", () => {
       expect(requirement.rules.length).toBeGreaterThan(0)
     }
     assertSuiteConsistent({ subject: "adapter", implementation: "adapter", requirements: adapterRequirements, properties: adapterProperties })
+  })
+
+  it("finds a property by its id, and names the ids there are when the asked one is missing", () => {
+    const suite = { subject: "adapter" as const, implementation: "adapter", requirements: adapterRequirements, properties: adapterProperties }
+    const first = adapterProperties[0]!
+    expect(propertyById(suite, first.id)).toBe(first)
+    expect(() => propertyById(suite, "adapter/misspelled")).toThrow(`suite adapter (adapter) has no property adapter/misspelled; it has ${adapterProperties.map((property) => property.id).join(", ")}`)
   })
 
   it("witnesses every requirement with some property", () => {

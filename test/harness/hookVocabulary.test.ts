@@ -12,6 +12,7 @@ import type { ExecutionEnvironment, PropertyDefinition } from "../../harness/Pro
 import { runProperty } from "../../harness/Runner.ts"
 import { pluginSuite } from "../../harness/SubjectPlugin.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
+import { propertyById } from "../../harness/Suite.ts"
 import { alarmsPlugin } from "../../properties/alarms/plugin.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
@@ -80,7 +81,7 @@ describe("hook vocabulary", () => {
           scheduleAlarm: (input) => Effect.andThen(hookPoint("alarms.afterReadExsting"), scheduler.scheduleAlarm(input))
         }))
     }
-    const property = pluginSuite(alarmsPlugin, misspelled).properties.find((candidate) => candidate.id === "alarms/model")!
+    const property = propertyById(pluginSuite(alarmsPlugin, misspelled), "alarms/model")
     const run = await Effect.runPromise(runProperty({ property, adapter: makeSqliteAdapter(), seed: 1, runs: 5 }))
     expect(run.verdict).toBe("error")
     if (run.verdict !== "error") return
@@ -88,7 +89,7 @@ describe("hook vocabulary", () => {
   })
 
   it("the shipped implementations reach only hook points their subjects declare", async () => {
-    const property = pluginSuite(alarmsPlugin, shippedAlarms).properties.find((candidate) => candidate.id === "alarms/model")!
+    const property = propertyById(pluginSuite(alarmsPlugin, shippedAlarms), "alarms/model")
     const run = await Effect.runPromise(runProperty({ property, adapter: makeSqliteAdapter(), seed: 1, runs: 5 }))
     expect(run.verdict).toBe("pass")
   })

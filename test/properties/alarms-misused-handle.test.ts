@@ -17,6 +17,7 @@ import { alarmsPlugin } from "../../properties/alarms/plugin.ts"
 import type { AlarmsScenario } from "../../properties/alarms/scenario.ts"
 import { type AlarmsImplementation, type AlarmScheduler, StorageOperationError } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const sqlite = makeSqliteAdapter()
 
@@ -40,7 +41,7 @@ describe("misused transaction handles (R5)", () => {
   })
 
   it("the gate's alarms/model scenarios reach every pair", () => {
-    const property = pluginSuite(alarmsPlugin, shippedAlarms).properties.find((candidate) => candidate.id === "alarms/model")!
+    const property = propertyById(pluginSuite(alarmsPlugin, shippedAlarms), "alarms/model")
     const scenarios = fc.sample(property.scenario(sqlite.capabilities), { numRuns: 600, seed: 20261129 }) as ReadonlyArray<AlarmsScenario>
     const pairs = new Set(scenarios.flatMap((scenario) => scenario.commands.flatMap((command) =>
       command.op === "transaction" ? command.mutations.flatMap((mutation) => mutation.misuse === undefined ? [] : [`${mutation.kind}/${mutation.misuse}`]) : [])))

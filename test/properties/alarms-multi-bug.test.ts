@@ -20,6 +20,7 @@ import { makeAlarmScheduler } from "../../subjects/alarms/make.ts"
 import { type AlarmPieces, defaultAlarmPieces } from "../../subjects/alarms/pieces.ts"
 import { SCHEDULED_TABLE } from "../../subjects/alarms/schema.ts"
 import { FIXED_RETRY_DELAY_MS } from "../known-bad/alarms/h2-fixed-retry.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 /** The three swapped pieces, as in the single-bug known-bad variants. */
 const threeBugs: Partial<AlarmPieces> = {
@@ -66,7 +67,7 @@ describe("an alarms implementation with three independent bugs", () => {
       expect(counterexample?.divergence.requirementId, id).toBe(id)
       // Minimized: each single-bug variant's bound on counterexample steps is 5 at most.
       expect(counterexample!.trace.steps.length, id).toBeLessThanOrEqual(5)
-      const property = suite.properties.find((entry) => entry.id === counterexample!.propertyId)!
+      const property = propertyById(suite, counterexample!.propertyId)
       const trace = await Effect.runPromise(executeScenario(property, adapter, counterexample!.scenario))
       expect(trace.divergence?.requirementId, id).toBe(id)
       expect(trace.divergence?.stepIndex, id).toBe(counterexample!.divergence.stepIndex)

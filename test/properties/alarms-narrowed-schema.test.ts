@@ -15,6 +15,7 @@ import { narrowedSchemaCommands, narrowedSchemaDraw } from "../../properties/ala
 import { alarmsPlugin } from "../../properties/alarms/plugin.ts"
 import type { AlarmsScenario } from "../../properties/alarms/scenario.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const sqlite = makeSqliteAdapter()
 
@@ -39,7 +40,7 @@ describe("a tag narrowed to numbers over stored rows (R29)", () => {
   })
 
   it("the gate's alarms/model scenarios end with the unit about one time in eight", () => {
-    const property = pluginSuite(alarmsPlugin, shippedAlarms).properties.find((candidate) => candidate.id === "alarms/model")!
+    const property = propertyById(pluginSuite(alarmsPlugin, shippedAlarms), "alarms/model")
     const scenarios = fc.sample(property.scenario(sqlite.capabilities), { numRuns: 120, seed: 20261129 }) as ReadonlyArray<AlarmsScenario>
     const narrowed = scenarios.filter((scenario) => scenario.commands.some((command) => command.op === "restart" && (command.numberTags ?? []).length > 0))
     expect(narrowed.length).toBeGreaterThanOrEqual(8)

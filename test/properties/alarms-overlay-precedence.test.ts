@@ -22,9 +22,10 @@ import { alarmsScenario } from "../../properties/alarms/arbitraries.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const FIELDS: ReadonlyArray<OverlayField> = ["budgetZero", "budgetFraction", "minimumRetryDelay", "parkedRetryDelay", "minimumRepeatInterval", "crossField"]
-const modelOf = (implementation?: AlarmsImplementation) => alarmsSuite(implementation).properties.find((property) => property.id === "alarms/model")!
+const modelOf = (implementation?: AlarmsImplementation) => propertyById(alarmsSuite(implementation), "alarms/model")
 const unitScenario = (field: OverlayField): Json => ({ commands: overlayPrecedenceCommands({ id: "1", field }, "a") }) as unknown as Json
 
 describe("a per-call configuration field over a captured one (R1)", () => {

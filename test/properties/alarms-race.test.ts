@@ -21,8 +21,9 @@ import { knownBadAlarms } from "../known-bad/alarms/index.ts"
 import { usePostgresAdapter } from "../support/nodeAdapters.ts"
 import { DEFAULT_RUNS, DEFAULT_SEED } from "../../harness/Budget.ts"
 import { propertySeed } from "../../harness/Conformance.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
-const raceOf = (implementation?: AlarmsImplementation) => alarmsSuite(implementation).properties.find((property) => property.id === "alarms/race")!
+const raceOf = (implementation?: AlarmsImplementation) => propertyById(alarmsSuite(implementation), "alarms/race")
 
 describe("alarms/race on sqlite", () => {
   it("the shipped scheduler agrees with the model wherever the racer lands", async () => {

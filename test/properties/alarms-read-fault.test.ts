@@ -19,6 +19,7 @@ import { alarmsPlugin } from "../../properties/alarms/plugin.ts"
 import type { AlarmsScenario } from "../../properties/alarms/scenario.ts"
 import { type AlarmsImplementation, type AlarmScheduler, StorageOperationError } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const sqlite = makeSqliteAdapter()
 
@@ -56,7 +57,7 @@ describe("a failed read outside any transaction (readFails)", () => {
   })
 
   it("the gate's alarms/faults scenarios fail reads of dispatches and of statuses", () => {
-    const property = pluginSuite(alarmsPlugin, shippedAlarms).properties.find((candidate) => candidate.id === "alarms/faults")!
+    const property = propertyById(pluginSuite(alarmsPlugin, shippedAlarms), "alarms/faults")
     const scenarios = fc.sample(property.scenario(sqlite.capabilities), { numRuns: 60, seed: 20261129 }) as ReadonlyArray<AlarmsScenario>
     const faulted = scenarios.flatMap((scenario) => scenario.commands.flatMap((command) => "fault" in command && command.fault?.phase === "readFails" ? [command.op] : []))
     expect(faulted.filter((op) => op === "dispatch").length).toBeGreaterThanOrEqual(20)

@@ -14,6 +14,7 @@ import { alarmsSuite } from "../../properties/alarms/index.ts"
 import type { AlarmScheduler, AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
 
@@ -34,7 +35,7 @@ const ownSpanNames: AlarmsImplementation = {
     }))
 }
 
-const modelProperty = (implementation: AlarmsImplementation) => alarmsSuite(implementation).properties.find((property) => property.id === "alarms/model")!
+const modelProperty = (implementation: AlarmsImplementation) => propertyById(alarmsSuite(implementation), "alarms/model")
 
 describe("alarms span names (ALM-054)", () => {
   it("passes the shipped scheduler and reaches ALM-054", async () => {

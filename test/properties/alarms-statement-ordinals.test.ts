@@ -14,9 +14,10 @@ import { executeScenario } from "../../harness/Runner.ts"
 import { alarmsSuite } from "../../properties/alarms/index.ts"
 import { ALARM_MAX_STATEMENT, type FaultedTransaction, ORDINAL_DRAWS, ordinalOf, TRANSACTION_STATEMENTS } from "../../properties/alarms/statementOrdinals.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const faults = alarmsSuite().properties.find((property) => property.id === "alarms/faults")!
+const faults = propertyById(alarmsSuite(), "alarms/faults")
 
 /** `client` with the outermost-level statements of each outermost transaction counted into `counts`, in order. */
 const counting = (client: SqlClient.SqlClient, counts: Array<number>): SqlClient.SqlClient => {

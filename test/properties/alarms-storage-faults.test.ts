@@ -26,6 +26,7 @@ import { alarmsSuite } from "../../properties/alarms/index.ts"
 import type { AlarmsImplementation } from "../../subjects/alarms/api.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
 import { catchingEverything, keepsGoingAfterCrash, withoutHookPoints } from "../subjects/alarmsVariants.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
 
@@ -44,7 +45,7 @@ const drawsCrash = (value: Json): boolean => {
 }
 
 const faultsProperty = (implementation?: AlarmsImplementation): PropertyDefinition<any> =>
-  alarmsSuite(implementation).properties.find((property) => property.id === "alarms/faults")!
+  propertyById(alarmsSuite(implementation), "alarms/faults")
 
 /** Indices of the steps where the process crashed. */
 const crashedSteps = (trace: ExecutionTrace): ReadonlyArray<number> =>

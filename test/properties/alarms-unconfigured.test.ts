@@ -16,6 +16,7 @@ import { UPSTREAM_ALARM_REPORTER_KEY, UPSTREAM_SCHEDULE_CONFIGURATION_KEY } from
 import { AlarmReporter, type AlarmsImplementation, ScheduleConfiguration } from "../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../subjects/alarms/index.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
 
@@ -32,7 +33,7 @@ const needsProvidedConfiguration: AlarmsImplementation = {
   make: (deps) => Effect.flatMap(Effect.service(RequiredConfiguration) as Effect.Effect<ScheduleConfiguration>, () => shippedAlarms.make(deps))
 }
 
-const modelProperty = (implementation: AlarmsImplementation) => alarmsSuite(implementation).properties.find((property) => property.id === "alarms/model")!
+const modelProperty = (implementation: AlarmsImplementation) => propertyById(alarmsSuite(implementation), "alarms/model")
 
 describe("alarms without a configuration reference (R1)", () => {
   it("the shipped scheduler reads its references under upstream's keys, which the harness provides by key", () => {

@@ -14,9 +14,10 @@ import type { Json } from "../../harness/Property.ts"
 import { type FaultedCommand, initialState, step } from "../../models/clocks/index.ts"
 import { clocksSuite } from "../../properties/clocks/index.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const faults = clocksSuite().properties.find((property) => property.id === "clocks/faults")!
+const faults = propertyById(clocksSuite(), "clocks/faults")
 const refused = { transaction: 1, phase: "commitRefused" } as const
 
 const SCENARIOS: ReadonlyArray<{ readonly name: string; readonly commands: ReadonlyArray<Json>; readonly refusedStep: number; readonly refusedResult: Json }> = [

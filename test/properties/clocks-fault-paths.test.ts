@@ -12,9 +12,10 @@ import { executeScenario } from "../../harness/Runner.ts"
 import type { Json } from "../../harness/Property.ts"
 import { clocksSuite } from "../../properties/clocks/index.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const faults = clocksSuite().properties.find((property) => property.id === "clocks/faults")!
+const faults = propertyById(clocksSuite(), "clocks/faults")
 
 /** A clock whose first fire fails (its first durable emit), so it is pending and due when the next command runs. */
 const dueClock: ReadonlyArray<Json> = [

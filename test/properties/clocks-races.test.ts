@@ -29,10 +29,11 @@ import { shippedClocks } from "../../subjects/clocks/index.ts"
 import { casOwnerFenced } from "../known-bad/clocks/cas-owner-fenced.ts"
 import { hooklessOf } from "../support/withoutHookPoints.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
 
-const concurrent = (suite = clocksSuite()) => suite.properties.find((property) => property.id === "clocks/concurrent")!
+const concurrent = (suite = clocksSuite()) => propertyById(suite, "clocks/concurrent")
 
 /** A clock scheduled by A, armed by B's sweep, and both fires raced in `race`. */
 const raceScenario = (race: { readonly order: ReadonlyArray<number>; readonly lagMs: number; readonly overlap: boolean }): Json => ({

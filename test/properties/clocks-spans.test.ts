@@ -15,6 +15,7 @@ import { clocksSuite } from "../../properties/clocks/index.ts"
 import type { ClocksImplementation, ClocksService } from "../../subjects/clocks/api.ts"
 import { shippedClocks } from "../../subjects/clocks/index.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
 
@@ -40,7 +41,7 @@ const retraced = (name: string, spanOf: (operation: string) => string, keepInner
     })
 })
 
-const modelOf = (implementation: ClocksImplementation) => clocksSuite(implementation).properties.find((property) => property.id === "clocks/model")!
+const modelOf = (implementation: ClocksImplementation) => propertyById(clocksSuite(implementation), "clocks/model")
 
 describe("clocks span names (CLK-023)", () => {
   it("records every span a call opens, and hides none when the tracer is on", async () => {

@@ -15,9 +15,10 @@ import { type FaultedCommand, initialState, step } from "../../models/clocks/ind
 import { clocksSuite } from "../../properties/clocks/index.ts"
 import { consumeSwallowsStatementFailure } from "../known-bad/clocks/consume-swallows-statement-failure.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const faultsOf = (suite: ReturnType<typeof clocksSuite>) => suite.properties.find((property) => property.id === "clocks/faults")!
+const faultsOf = (suite: ReturnType<typeof clocksSuite>) => propertyById(suite, "clocks/faults")
 const shipped = faultsOf(clocksSuite())
 const failing = (statement: number) => ({ transaction: 1, phase: "statementFails", statement }) as const
 

@@ -17,6 +17,7 @@ import { clocksSuite } from "../../properties/clocks/index.ts"
 import type { ClocksImplementation, Waiting } from "../../subjects/clocks/api.ts"
 import { shippedClocks } from "../../subjects/clocks/index.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
 
@@ -59,7 +60,7 @@ const checkedBeforeTransaction: ClocksImplementation = {
     })
 }
 
-const model = (implementation: ClocksImplementation) => clocksSuite(implementation).properties.find((property) => property.id === "clocks/model")!
+const model = (implementation: ClocksImplementation) => propertyById(clocksSuite(implementation), "clocks/model")
 
 describe("a run that stops waiting as the if-waiting call's transaction begins", () => {
   for (const adapterName of NODE_ADAPTER_NAMES) {

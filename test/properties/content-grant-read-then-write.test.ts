@@ -25,9 +25,10 @@ import { makeContentStore } from "../../subjects/content/make.ts"
 import { defaultContentPieces } from "../../subjects/content/pieces.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const racesOf = (implementation?: ContentImplementation) => contentSuite(implementation).properties.find((property) => property.id === "content/races")!
+const racesOf = (implementation?: ContentImplementation) => propertyById(contentSuite(implementation), "content/races")
 
 const readThenWrite = (command: Command): boolean => command.op === "race" && command.mode === "readThenWrite"
 

@@ -17,6 +17,7 @@ import { RACE_JUMP_MS } from "../../properties/content/targeted.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { readBytes } from "../../subjects/content/dialect.ts"
 import { shippedContent } from "../../subjects/content/index.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 /** The shipped store, but its stream checks the content whole and then reads each chunk on its own, outside any snapshot. */
 const chunkByChunk: ContentImplementation = {
@@ -39,7 +40,7 @@ const chunkByChunk: ContentImplementation = {
 
 const races = (implementation: ContentImplementation) => {
   const suite = contentSuite(implementation)
-  return suite.properties.find((property) => property.id === "content/races")!
+  return propertyById(suite, "content/races")
 }
 
 /** The unit on its own: "nine byte" (three 4-byte chunks) uploaded in t1, aged, held, swept, read to its end. */

@@ -16,6 +16,7 @@ import { contentSuite } from "../../properties/content/index.ts"
 import type { ContentScenario } from "../../properties/content/scenario.ts"
 import { DEFAULT_CONTENT_SETTINGS, type ContentImplementation } from "../../subjects/content/api.ts"
 import { shippedContent } from "../../subjects/content/index.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const S = 60_000
 const AT = 1_000_000
@@ -45,7 +46,7 @@ describe("content parameters", () => {
   })
 
   it("race scenarios draw the reference's parameters and every variant, and only those", () => {
-    const races = contentSuite().properties.find((property) => property.id === "content/races")!
+    const races = propertyById(contentSuite(), "content/races")
     const scenarios = fc.sample(races.scenario(makeSqliteAdapter().capabilities), { numRuns: 200, seed: 3 }) as ReadonlyArray<ContentScenario>
     const drawn = new Set(scenarios.map((scenario) => JSON.stringify(scenario.parameters ?? null)))
     expect([...drawn].sort()).toEqual(["null", ...PARAMETER_VARIANTS.map((variant) => JSON.stringify(variant))].sort())

@@ -13,12 +13,13 @@ import { runProperty } from "../../harness/Runner.ts"
 import { contentSuite } from "../../properties/content/index.ts"
 import { usePostgresAdapter } from "../support/nodeAdapters.ts"
 import { contentWithoutHookPoints } from "../allowed/content/variants.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const postgres = usePostgresAdapter()
 
 /** `content/races` at the gate's budget and seed on postgres, for `implementation` (the shipped store by default). */
 const racesOnPostgres = (implementation?: Parameters<typeof contentSuite>[0]) => {
-  const property = contentSuite(implementation).properties.find((candidate) => candidate.id === "content/races")!
+  const property = propertyById(contentSuite(implementation), "content/races")
   return Effect.runPromise(runProperty({ property, adapter: postgres(), seed: propertySeed(DEFAULT_SEED, property.id, postgres().name), runs: DEFAULT_RUNS }))
 }
 

@@ -24,9 +24,10 @@ import type { ContentScenario } from "../../properties/content/scenario.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const faultsOf = (implementation?: ContentImplementation) => contentSuite(implementation).properties.find((property) => property.id === "content/faults")!
+const faultsOf = (implementation?: ContentImplementation) => propertyById(contentSuite(implementation), "content/faults")
 
 /** An upload, its read with read `statement` outside a transaction failing, then the read again. */
 const failedReadScenario = (statement: number): ContentScenario => ({

@@ -15,6 +15,7 @@ import { REFERENCE_SIZES } from "../../properties/content/referenceSizes.ts"
 import type { ContentScenario } from "../../properties/content/scenario.ts"
 import type { ContentImplementation, ContentSettings } from "../../subjects/content/api.ts"
 import { shippedContent } from "../../subjects/content/index.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 /** The shipped store, with `defaults` in place of the reference's where the harness sets nothing. */
 const withDefaults = (name: string, defaults: Partial<ContentSettings>): ContentImplementation => ({
@@ -23,7 +24,7 @@ const withDefaults = (name: string, defaults: Partial<ContentSettings>): Content
 })
 
 const modelScenarios = (numRuns: number, seed: number): ReadonlyArray<ContentScenario> => {
-  const model = contentSuite().properties.find((property) => property.id === "content/model")!
+  const model = propertyById(contentSuite(), "content/model")
   return fc.sample(model.scenario(makeSqliteAdapter().capabilities), { numRuns, seed }) as ReadonlyArray<ContentScenario>
 }
 

@@ -14,6 +14,7 @@ import { contentSuite } from "../../properties/content/index.ts"
 import type { Command, ContentScenario } from "../../properties/content/scenario.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { contentWithoutHookPoints } from "../allowed/content/variants.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 /** PCT schedules placing the racer's writes before the sweep, between its scan and delete, after it. */
 const PLACEMENTS: ReadonlyArray<readonly [string, StepSchedule]> = [
@@ -30,7 +31,7 @@ const withSchedule = (scenario: ContentScenario, schedule: StepSchedule): Conten
 describe("scheduled content races on sqlite", () => {
   it("the model predicts every placement a schedule gives, with and without hook points", async () => {
     const adapter = makeSqliteAdapter()
-    const racesOf = (implementation?: ContentImplementation) => contentSuite(implementation).properties.find((property) => property.id === "content/races")!
+    const racesOf = (implementation?: ContentImplementation) => propertyById(contentSuite(implementation), "content/races")
     const scenarios = fc.sample(racesOf().scenario(adapter.capabilities), { numRuns: 6, seed: 5 }) as ReadonlyArray<ContentScenario>
     const orders = new Set<string>()
     for (const scenario of scenarios) {

@@ -14,9 +14,10 @@ import { executeScenario } from "../../harness/Runner.ts"
 import { contentSuite } from "../../properties/content/index.ts"
 import { raiseSwallowsStatementFailure } from "../known-bad/content/raise-swallows-statement-failure.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const faultsOf = (suite: ReturnType<typeof contentSuite>) => suite.properties.find((property) => property.id === "content/faults")!
+const faultsOf = (suite: ReturnType<typeof contentSuite>) => propertyById(suite, "content/faults")
 const shipped = faultsOf(contentSuite())
 const failing = (statement: number) => ({ transaction: 1, phase: "statementFails", statement }) as const
 

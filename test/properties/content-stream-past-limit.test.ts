@@ -26,9 +26,10 @@ import type { Command, ContentScenario } from "../../properties/content/scenario
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const modelOf = (implementation?: ContentImplementation) => contentSuite(implementation).properties.find((property) => property.id === "content/model")!
+const modelOf = (implementation?: ContentImplementation) => propertyById(contentSuite(implementation), "content/model")
 const MAXIMUM = PROPERTY_SETTINGS.maxContentBytes
 
 const pastLimit = (command: Command): boolean => command.op === "upload" && command.stream && (command.limit ?? 0) > MAXIMUM

@@ -30,6 +30,7 @@ import { HELD_STREAM_MS } from "../../properties/content/targeted.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { shippedContent } from "../../subjects/content/index.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 /** The shipped store, but its streams run for a year whatever timeout the caller gives. */
 const timeoutIgnored: ContentImplementation = {
@@ -41,7 +42,7 @@ const timeoutIgnored: ContentImplementation = {
     }))
 }
 
-const modelOf = (implementation?: ContentImplementation) => contentSuite(implementation).properties.find((property) => property.id === "content/model")!
+const modelOf = (implementation?: ContentImplementation) => propertyById(contentSuite(implementation), "content/model")
 
 /** "nine byte" (three 4-byte chunks) uploaded, streamed and held for `heldMs`, then read on. */
 const heldScenario = (heldMs: number): ContentScenario => ({

@@ -12,6 +12,7 @@ import { executeScenario } from "../../harness/Runner.ts"
 import { contentSuite } from "../../properties/content/index.ts"
 import { PAYLOADS, PROPERTY_SETTINGS } from "../../properties/content/config.ts"
 import { type ContentUnitKind, MODEL_UNITS, targetedCommands } from "../../properties/content/targeted.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 /** Per unit kind: the property it is drawn in and the situations every draw of it reaches. */
 const REACHES: ReadonlyArray<readonly [ContentUnitKind, string, ReadonlyArray<string>]> = [
@@ -33,7 +34,7 @@ describe("content targeted units on sqlite", () => {
   for (const [kind, propertyId, situations] of REACHES) {
     it(`${kind} in ${propertyId} reaches ${situations.join(", ")} and agrees with the model`, async () => {
       const adapter = makeSqliteAdapter()
-      const property = contentSuite().properties.find((entry) => entry.id === propertyId)!
+      const property = propertyById(contentSuite(), propertyId)
       const units = fc.sample(targetedCommands({ weights: { [kind]: 1 }, in4: 4 }), { numRuns: DRAWS, seed: 11 })
       for (const commands of units) {
         const trace = await Effect.runPromise(executeScenario(property, adapter, { commands } as unknown as Json))
@@ -45,7 +46,7 @@ describe("content targeted units on sqlite", () => {
 
   it("a faulted upload counts the fault as it struck: a crash inside, after the commit, or a lost reply", async () => {
     const adapter = makeSqliteAdapter()
-    const property = contentSuite().properties.find((entry) => entry.id === "content/faults")!
+    const property = propertyById(contentSuite(), "content/faults")
     const reached = new Set<string>()
     for (const commands of fc.sample(targetedCommands({ weights: { faultedUpload: 1 }, in4: 4 }), { numRuns: 12, seed: 5 })) {
       const trace = await Effect.runPromise(executeScenario(property, adapter, { commands } as unknown as Json))

@@ -27,9 +27,10 @@ import type { ContentScenario } from "../../properties/content/scenario.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const racesOf = (implementation?: ContentImplementation) => contentSuite(implementation).properties.find((property) => property.id === "content/races")!
+const racesOf = (implementation?: ContentImplementation) => propertyById(contentSuite(implementation), "content/races")
 
 /** An upload aged past its deletion horizon, the same bytes uploaded again mid-sweep, then read back. */
 const midTransactionScenario: ContentScenario = {

@@ -16,9 +16,10 @@ import { cronModel } from "../../models/cron/index.ts"
 import { cronSuite } from "../../properties/cron/index.ts"
 import { type Command, type CronScenario, REFUSED_COMMIT, runningCommands, TIMING } from "../../properties/cron/scenario.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const faults = cronSuite().properties.find((property) => property.id === "cron/faults")!
+const faults = propertyById(cronSuite(), "cron/faults")
 
 const POOL = [{ spec: "*/15 * * * *", zone: "America/New_York", command: "ping", payload: "{}" }]
 const DECLARE: ReadonlyArray<Command> = [{ op: "declare", runner: 0, entries: [{ index: 0, command: "ping" }] }, { op: "declare", runner: 1, entries: null }]

@@ -13,9 +13,10 @@ import { executeScenario } from "../../harness/Runner.ts"
 import { cronSuite } from "../../properties/cron/index.ts"
 import { type CronScenario, type DeliveryCrash, runningCommands } from "../../properties/cron/scenario.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const faults = cronSuite().properties.find((property) => property.id === "cron/faults")!
+const faults = propertyById(cronSuite(), "cron/faults")
 
 const POOL = [{ spec: "*/15 * * * *", zone: "America/New_York", command: "ping", payload: "{}" }]
 

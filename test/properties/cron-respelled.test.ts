@@ -15,6 +15,7 @@ import { cronScenario } from "../../properties/cron/arbitraries.ts"
 import { cronSuite } from "../../properties/cron/index.ts"
 import { ALL_MONTHS, DAYS, EVERY, HOURS, MINUTES, MONTHS, neighbour, respelled, WEEKDAYS } from "../../properties/cron/spellings.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
 const keyOf = (spec: string) => {
@@ -62,7 +63,7 @@ describe("respelled cron specs", () => {
       ),
       { numRuns: 1, seed: 7 }
     )
-    const property = cronSuite().properties.find((candidate) => candidate.id === "cron/model")!
+    const property = propertyById(cronSuite(), "cron/model")
     // Without the neighbour declarations appended after it, so the respelled one is the last step.
     const trace = await Effect.runPromise(executeScenario(property, adapters.sqlite!, { ...scenario, neighbourDeclarations: [] } as unknown as Json))
     expect(trace.divergence?.explanation ?? null).toBeNull()

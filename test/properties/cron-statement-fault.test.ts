@@ -16,9 +16,10 @@ import { cronSuite } from "../../properties/cron/index.ts"
 import { type Command, type CronScenario, runningCommands, TIMING } from "../../properties/cron/scenario.ts"
 import { claimSwallowsStatementFailure } from "../known-bad/cron/statement.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const faultsOf = (suite: ReturnType<typeof cronSuite>) => suite.properties.find((property) => property.id === "cron/faults")!
+const faultsOf = (suite: ReturnType<typeof cronSuite>) => propertyById(suite, "cron/faults")
 const shipped = faultsOf(cronSuite())
 
 const POOL = [{ spec: "*/15 * * * *", zone: "America/New_York", command: "ping", payload: "{}" }]

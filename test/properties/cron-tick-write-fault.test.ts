@@ -27,9 +27,10 @@ import { failedTickWrite, TICK_WRITE_STATEMENTS } from "../../properties/cron/st
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const faultsOf = (implementation?: CronImplementation) => cronSuite(implementation).properties.find((property) => property.id === "cron/faults")!
+const faultsOf = (implementation?: CronImplementation) => propertyById(cronSuite(implementation), "cron/faults")
 
 /** A scenario whose only fault is the failed tick write `write` (a turn or a bootstrap) with its statement `statement` failing. */
 const scenario = (write: "turn" | "bootstrap", statement: number): CronScenario => {

@@ -20,9 +20,10 @@ import type { PoolScenario } from "../../properties/pool/scenario.ts"
 import type { PoolImplementation } from "../../subjects/pool/api.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
 import { useNodeAdapters } from "../support/nodeAdapters.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
-const modelOf = (implementation?: PoolImplementation) => poolSuite(implementation).properties.find((property) => property.id === "pool/model")!
+const modelOf = (implementation?: PoolImplementation) => propertyById(poolSuite(implementation), "pool/model")
 
 const acquire = { op: "start", kind: "acquire", retry: false, failing: false, longChannel: false, inside: null } as const
 

@@ -9,6 +9,7 @@ import type { StorageAdapter } from "../../adapters/contract.ts"
 import { catchKnownBad, type KnownBad, misattributed, sameDivergence } from "../../harness/knownBad.ts"
 import { executeScenario } from "../../harness/Runner.ts"
 import type { SubjectSuite } from "../../harness/Suite.ts"
+import { propertyById } from "../../harness/Suite.ts"
 
 /** What `expectCaughtByRace` checks one known-bad against. */
 export interface RaceCatch {
@@ -33,7 +34,7 @@ export const expectCaughtByRace = async (race: RaceCatch): Promise<void> => {
   for (const counterexample of result.counterexamples) {
     expect(counterexample.trace.steps.length, JSON.stringify(counterexample.scenario)).toBeLessThanOrEqual(race.maxSteps)
     expect(counterexample.trace.steps.some((step) => step.operation === race.raceOperation), bad.name).toBe(true)
-    const property = suite.properties.find((entry) => entry.id === counterexample.propertyId)!
+    const property = propertyById(suite, counterexample.propertyId)
     const again = await Effect.runPromise(executeScenario(property, adapter, counterexample.scenario))
     expect(sameDivergence(counterexample.divergence, again.divergence), bad.name).toBe(true)
   }

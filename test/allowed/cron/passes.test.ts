@@ -18,6 +18,7 @@ import { cronSuite } from "../../../properties/cron/index.ts"
 import { type CronImplementation, type CronRuntime, shippedCron } from "../../../subjects/cron/index.ts"
 import { describeVariantsPass, type MeasuredSeconds } from "../../support/everyRequirementPasses.ts"
 import { cronAllowedVariants } from "./variants.ts"
+import { propertyById } from "../../../harness/Suite.ts"
 
 /** Measured seconds per variant on sqlite and, where it runs there, pglite. */
 const MEASURED_S: Readonly<Record<string, MeasuredSeconds>> = {
@@ -107,7 +108,7 @@ describe("allowed cron variants differ from the shipped runtime", () => {
     // its retargeted command under tick #1; its lease passes before its rewrite, runner 1 claims #1,
     // whose row still holds runner 1's command, and delivers it under the same id.
     const deliveries = async (implementation: CronImplementation) => {
-      const model = cronSuite(implementation).properties.find((candidate) => candidate.id === "cron/model")!
+      const model = propertyById(cronSuite(implementation), "cron/model")
       const trace = await Effect.runPromise(executeScenario(model, makeSqliteAdapter(), RECEIPT_DISAGREEMENT))
       expect(trace.divergence).toBeNull()
       const last = trace.steps.at(-1)!.implementationState as { readonly fired: ReadonlyArray<{ readonly commandId: string; readonly actorId: string; readonly command: string }> }

@@ -19,6 +19,7 @@ import { alarmsSuite } from "../../../properties/alarms/index.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../../support/nodeAdapters.ts"
 import { appliesOn, EXPECTATIONS } from "./expectations.ts"
 import { knownBadAlarms, type KnownBadAlarms } from "./index.ts"
+import { propertyById } from "../../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
 
@@ -96,7 +97,7 @@ for (const adapterName of NODE_ADAPTER_NAMES) {
       for (const bad of knownBadAlarms) {
         const suite = alarmsSuite(bad.implementation)
         for (const counterexample of caught.get(bad.name)?.counterexamples ?? []) {
-          const property = suite.properties.find((entry) => entry.id === counterexample.propertyId)!
+          const property = propertyById(suite, counterexample.propertyId)
           const trace = await Effect.runPromise(executeScenario(property, adapter, counterexample.scenario))
           expect.soft(trace.divergence, `${bad.name} ${counterexample.divergence.requirementId}`).not.toBeNull()
           expect.soft(sameDivergence(counterexample.divergence, trace.divergence), `${bad.name} ${counterexample.divergence.requirementId}`).toBe(true)

@@ -19,11 +19,12 @@ import { ALARMS_LIVENESS_REQUIREMENTS } from "../../../properties/alarms/livenes
 import type { AlarmsImplementation } from "../../../subjects/alarms/api.ts"
 import { shippedAlarms } from "../../../subjects/alarms/index.ts"
 import { spuriousWakeGuard } from "./spurious-wake-guard.ts"
+import { propertyById } from "../../../harness/Suite.ts"
 
 const adapter = makeSqliteAdapter()
 
 const run = (propertyId: string, implementation: AlarmsImplementation = spuriousWakeGuard.implementation) => {
-  const property = alarmsSuite(implementation).properties.find((entry) => entry.id === propertyId)!
+  const property = propertyById(alarmsSuite(implementation), propertyId)
   return Effect.runPromise(runProperty({ property, adapter, seed: propertySeed(DEFAULT_SEED, property.id, adapter.name), runs: DEFAULT_RUNS }))
 }
 
@@ -41,7 +42,7 @@ describe("a bug only the liveness phase can see", () => {
     expect(reported.length).toBeGreaterThan(0)
     for (const id of reported) expect(ALARMS_LIVENESS_REQUIREMENTS).toContain(id)
     for (const id of reported) expect(spuriousWakeGuard.breaks).toContain(id)
-    const property = alarmsSuite(spuriousWakeGuard.implementation).properties.find((entry) => entry.id === "alarms/faults")!
+    const property = propertyById(alarmsSuite(spuriousWakeGuard.implementation), "alarms/faults")
     for (const counterexample of result.counterexamples) {
       expect(counterexample.trace.steps.at(-1)?.operation).toBe("liveness")
       const trace = await Effect.runPromise(executeScenario(property, adapter, counterexample.scenario))

@@ -16,6 +16,7 @@ import { contentSuite } from "../../../properties/content/index.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../../support/nodeAdapters.ts"
 import { EXPECTATIONS } from "./expectations.ts"
 import { knownBadContents } from "./index.ts"
+import { propertyById } from "../../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
 
@@ -57,7 +58,7 @@ for (const adapterName of NODE_ADAPTER_NAMES) {
       for (const bad of knownBadContents) {
         const suite = contentSuite(bad.implementation)
         for (const counterexample of caught.get(bad.name)?.counterexamples ?? []) {
-          const property = suite.properties.find((entry) => entry.id === counterexample.propertyId)!
+          const property = propertyById(suite, counterexample.propertyId)
           const trace = await Effect.runPromise(executeScenario(property, adapter, counterexample.scenario))
           expect.soft(sameDivergence(counterexample.divergence, trace.divergence), `${bad.name} ${counterexample.divergence.requirementId}`).toBe(true)
         }

@@ -13,6 +13,7 @@ import { cronSuite } from "../../../properties/cron/index.ts"
 import { useNodeAdapters } from "../../support/nodeAdapters.ts"
 import { CRON_PROPERTY_ORDER } from "./expectations.ts"
 import { integerAmbiguousColumn, postgresLayoutKnownBadCrons } from "./layout.ts"
+import { propertyById } from "../../../harness/Suite.ts"
 
 const TIMEOUT_MS = 300_000
 
@@ -30,7 +31,7 @@ describe("cron layout known-bads caught only on Postgres dialects", () => {
         for (const counterexample of result.counterexamples) {
           expect(counterexample.trace.steps.length).toBe(1)
           expect(JSON.stringify(counterexample.divergence.actual)).toContain("boolean")
-          const property = suite.properties.find((entry) => entry.id === counterexample.propertyId)!
+          const property = propertyById(suite, counterexample.propertyId)
           const again = await Effect.runPromise(executeScenario(property, adapters[adapterName]!, counterexample.scenario))
           expect(sameDivergence(counterexample.divergence, again.divergence), bad.name).toBe(true)
         }
@@ -42,7 +43,7 @@ describe("cron layout known-bads caught only on Postgres dialects", () => {
     const suite = cronSuite(integerAmbiguousColumn.implementation)
     const caught = await Effect.runPromise(catchKnownBad({ suite, adapter: adapters.pglite!, propertyOrder: CRON_PROPERTY_ORDER, stopAfterFailures: 1 }))
     const scenario = caught.counterexamples[0]!.scenario
-    const property = suite.properties.find((entry) => entry.id === caught.counterexamples[0]!.propertyId)!
+    const property = propertyById(suite, caught.counterexamples[0]!.propertyId)
     const onSqlite = await Effect.runPromise(executeScenario(property, adapters.sqlite!, scenario))
     expect(onSqlite.divergence).toBeNull()
     expect(onSqlite.covered).toContain("CRN-017")

@@ -18,6 +18,7 @@ import { executeScenario } from "../../../harness/Runner.ts"
 import { cronSuite } from "../../../properties/cron/index.ts"
 import { CRON_PROPERTY_ORDER, MAX_STEPS } from "./expectations.ts"
 import { knownBadCrons } from "./index.ts"
+import { propertyById } from "../../../harness/Suite.ts"
 
 /** Wall-clock limit of one adapter's caught-loop over all known-bads (measured on a loaded 2-core machine, then doubled). */
 const CAUGHT_TIMEOUT_MS = 900_000
@@ -50,7 +51,7 @@ export const describeCaughtOn = (adapterName: string, adapterOf: () => StorageAd
       for (const bad of knownBadCrons) {
         const suite = cronSuite(bad.implementation)
         for (const counterexample of caught.get(bad.name)?.counterexamples ?? []) {
-          const property = suite.properties.find((entry) => entry.id === counterexample.propertyId)!
+          const property = propertyById(suite, counterexample.propertyId)
           const trace = await Effect.runPromise(executeScenario(property, adapterOf(), counterexample.scenario))
           expect.soft(sameDivergence(counterexample.divergence, trace.divergence), `${bad.name} ${counterexample.divergence.requirementId}`).toBe(true)
         }

@@ -15,6 +15,7 @@ import { poolSuite } from "../../../properties/pool/index.ts"
 import { useNodeAdapters } from "../../support/nodeAdapters.ts"
 import { EXPECTATIONS } from "./expectations.ts"
 import { knownBadPools } from "./index.ts"
+import { propertyById } from "../../../harness/Suite.ts"
 
 const adapters = useNodeAdapters()
 
@@ -51,7 +52,7 @@ describe("known-bad pools on postgres", () => {
     for (const bad of knownBadPools) {
       const suite = poolSuite(bad.implementation)
       for (const counterexample of caught.get(bad.name)?.counterexamples ?? []) {
-        const property = suite.properties.find((entry) => entry.id === counterexample.propertyId)!
+        const property = propertyById(suite, counterexample.propertyId)
         const trace = await Effect.runPromise(executeScenario(property, adapters.postgres!, counterexample.scenario))
         expect.soft(sameDivergence(counterexample.divergence, trace.divergence), `${bad.name} ${counterexample.divergence.requirementId}`).toBe(true)
       }
