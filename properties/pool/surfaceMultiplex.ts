@@ -28,6 +28,8 @@ const BORROWERS = ["a", "b", "c"] as const
 /** The borrower that arrives while the last queued one is in flight. */
 const LATE = "d"
 const LETTERS = [...BORROWERS, LATE] as const
+/** Scheduler turns (one macrotask each, about 1 ms) an interruption of a queued borrower may take to end. */
+const INTERRUPTION_TURNS = 10_000
 
 /** Which borrowers' statements (by letter) the tap saw so far, in the order they were written. */
 const sentLetters = (context: SurfaceContext, prefix: string): ReadonlyArray<string> =>
@@ -60,8 +62,10 @@ export const multiplexGateProbe = (context: SurfaceContext, index: number, inter
     const whileInFlight = { replyHeld: hold.held(), sent: sentLetters(context, prefix) }
     const running = BORROWERS.filter((letter) => letter !== interrupt)
     const whileLastInFlight = yield* lateArrival({ context, prefix, first: hold, running, fork: (letter) => Effect.forkChild(borrow(letter)), fibers })
-    // Joined once every reply is let go: a gate whose wait cannot be interrupted ends the interruption only when it hands the slot over.
-    if (interrupting !== undefined) yield* Fiber.join(interrupting).pipe(Effect.timeoutOption("10 seconds"))
+    // Awaited once every reply is let go: a gate whose wait cannot be interrupted ends the interruption
+    // only when it hands the slot over. Bounded in scheduler turns (about 10 s), not virtual time, which
+    // does not move here: one that never ends is an observation (the borrower's outcome), not a hang.
+    if (interrupting !== undefined) yield* awaitCondition(() => interrupting.pollUnsafe() !== undefined, { maxTurns: INTERRUPTION_TURNS })
     yield* awaitCondition(() => [...fibers.values()].every((fiber) => fiber.pollUnsafe() !== undefined), { maxTurns: 20 }).pipe(Effect.ignore)
     const outcomes = Object.fromEntries(LETTERS.map((letter) => [letter, outcomeOf(fibers.get(letter)?.pollUnsafe())]))
     for (const fiber of fibers.values()) if (fiber.pollUnsafe() === undefined) yield* Effect.forkChild(Fiber.interrupt(fiber))
