@@ -19,12 +19,14 @@ import * as fc from "fast-check"
  *   failure, as Postgres reports under contention; SQLite's `SQLITE_BUSY` is its kin), so the
  *   transaction rolls back and the caller sees an `SqlError` (retryable reason `SerializationError`).
  *   A clean abort: no crash, no rebuild; whatever the implementation keeps in memory stays.
- * - `statementFails`: the `statement`-th statement at the transaction's outermost level fails (a
- *   deadlock victim) and aborts the transaction, as Postgres does: every later statement of it fails,
- *   and it rolls back (`StatementFault.ts`). A transaction that runs fewer statements is refused at
- *   COMMIT instead, so a model needs no statement count: either way nothing of it commits and the
- *   caller sees an `SqlError`, unless the body fails on its own first, whose error then stands.
- *   No crash, no rebuild.
+ * - `statementFails`: the `statement`-th statement at the transaction's outermost level fails, with
+ *   the backend's meaning (`StatementFault.ts`): on Postgres a deadlock victim, which aborts the
+ *   transaction (every later statement of it fails, and it rolls back); on SQLite a full disk, which
+ *   undoes that statement alone and leaves the transaction open. A transaction that runs fewer
+ *   statements is refused at COMMIT instead, so a model needs no statement count: when the error
+ *   propagates nothing of it commits and the caller sees an `SqlError`, unless the body fails on its
+ *   own first, whose error then stands. A body that goes on past the failure to its COMMIT (SQLite
+ *   only) is judged as if the statement had not failed (`StruckFault.ts`). No crash, no rebuild.
  * - `readFails`: the `statement`-th read the operation runs outside any transaction (a statement that
  *   writes nothing, so it commits nothing) fails before it runs, as a dropped connection or a statement
  *   timeout would: nothing changes, and the caller sees an `SqlError` unless the implementation handles
@@ -128,7 +130,7 @@ export const describeStorageFault = (fault: StorageFault, label: string | undefi
     case "commitRefused":
       return `the database refuses to commit ${where} (serialization failure): it rolls back, the process goes on`
     case "statementFails":
-      return `statement ${fault.statement ?? 1} of ${where} fails (deadlock victim) and aborts it, or its COMMIT is refused if it runs fewer: it rolls back, the process goes on`
+      return `statement ${fault.statement ?? 1} of ${where} fails (on Postgres a deadlock victim, aborting the transaction; on SQLite a full disk, undoing that statement alone), or its COMMIT is refused if it runs fewer: an error that propagates rolls it back, the process goes on`
     case "readFails":
       return `read ${fault.statement ?? 1} outside any transaction${reached ? label === undefined ? "" : ` (${label})` : " (not reached)"} fails before it runs (connection lost): nothing changes, the process goes on`
   }

@@ -1,9 +1,17 @@
 /**
- * The statement-level storage fault (`statementFails` in `Faults.ts`), with Postgres's meaning: one
- * statement of a transaction fails (a deadlock victim, SQLSTATE 40P01), which aborts the transaction.
- * From then on every statement of it fails (`25P02`, "current transaction is aborted") until it ends,
- * and a COMMIT rolls it back without an error, as Postgres does. An implementation that lets the
- * error propagate rolls back and fails; one that swallows it is told "committed" while nothing was.
+ * The statement-level storage fault (`statementFails` in `Faults.ts`): one statement of a transaction
+ * fails, with the meaning the backend gives a failed statement (`StatementFailureMeaning`, from the
+ * client's dialect):
+ * - Postgres (`abortsTransaction`): the statement fails (a deadlock victim, SQLSTATE 40P01), which
+ *   aborts the transaction. From then on every statement of it fails (`25P02`, "current transaction
+ *   is aborted") until it ends, and a COMMIT rolls it back without an error, as Postgres does. An
+ *   implementation that lets the error propagate rolls back and fails; one that swallows it is told
+ *   "committed" while nothing was.
+ * - SQLite (`statementOnly`): the statement fails and only its own work is undone (`SQLITE_FULL`
+ *   with statement rollback); the transaction stays open, and its later statements and its COMMIT run
+ *   as usual. An implementation that lets the error propagate rolls back and fails; one that swallows
+ *   it commits whatever else it did, and is judged as if the statement had not failed
+ *   (`StruckFault.ts`): one that recovered commits what the rules say, one that ignored it does not.
  *
  * The fault reaches statements through `effect/sql`'s statement transformer (`CurrentTransformer`),
  * provided to the transaction's body, which every statement of every `effect/sql` client runs before
@@ -21,8 +29,20 @@ import type { SqlClient } from "effect/sql"
 import { ConnectionError, DeadlockError, SqlError, UnknownError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
 
+/**
+ * What a failed statement does to its transaction: Postgres aborts it (`abortsTransaction`), SQLite
+ * undoes the statement alone and keeps the transaction open (`statementOnly`).
+ */
+export type StatementFailureMeaning = "abortsTransaction" | "statementOnly"
+
+/** The meaning a failed statement has on `sql`'s backend, from its dialect: SQLite's for the sqlite dialect, else Postgres's. */
+export const statementFailureMeaningOf = (sql: SqlClient.SqlClient): StatementFailureMeaning =>
+  sql.onDialectOrElse({ sqlite: () => "statementOnly" as const, orElse: () => "abortsTransaction" as const })
+
 /** The transaction a statement fault is armed for, while it runs. */
 export interface StatementFaultWatch {
+  /** What the failed statement does to the rest of the transaction. */
+  readonly meaning: StatementFailureMeaning
   /** The transaction's connection (the first element of its `transactionService` level). */
   readonly connection: unknown
   /** 1-based ordinal, among the transaction's outermost-level statements, of the one that fails. */
@@ -42,6 +62,20 @@ export const deadlockVictimError = (): SqlError =>
       operation: "execute"
     })
   })
+
+/** What SQLite answers a statement that ran out of space: the statement is undone, its transaction stays open. */
+export const statementUndoneError = (): SqlError =>
+  new SqlError({
+    reason: new UnknownError({
+      cause: new Error("database or disk is full (SQLITE_FULL)"),
+      message: "the statement failed and was undone; its transaction is still open",
+      operation: "execute"
+    })
+  })
+
+/** The error the failing statement answers under `meaning`. */
+export const failedStatementError = (meaning: StatementFailureMeaning): SqlError =>
+  meaning === "statementOnly" ? statementUndoneError() : deadlockVictimError()
 
 /** What a read outside any transaction fails with under `readFails`: its connection was lost before it ran. */
 export const readFailedError = (): SqlError =>
@@ -64,9 +98,9 @@ export const abortedTransactionError = (): SqlError =>
   })
 
 /**
- * A statement transformer that fails the watched transaction's named statement and every statement
- * of it after that; every other statement goes on to `outer` (the transformer already in place, if
- * any) unchanged.
+ * A statement transformer that fails the watched transaction's named statement and, when the failure
+ * aborts the transaction (`abortsTransaction`), every statement of it after that; every other
+ * statement goes on to `outer` (the transformer already in place, if any) unchanged.
  *
  * The transformer's type has no error channel, but `effect/sql` runs it in the statement's own
  * effect, whose error channel is `SqlError`: the failure reaches the caller exactly as a failed
@@ -81,12 +115,12 @@ export const statementFaultTransformer = (
   const watch = watched()
   const level = watch === null ? undefined : Context.getOrUndefined(fiber.context, transactionService)
   if (watch !== null && level !== undefined && level[0] === watch.connection) {
-    if (watch.struck) return Effect.fail(abortedTransactionError()) as unknown as Effect.Effect<Statement.Statement<unknown>>
+    if (watch.struck && watch.meaning === "abortsTransaction") return Effect.fail(abortedTransactionError()) as unknown as Effect.Effect<Statement.Statement<unknown>>
     if (level[1] === 0 && watch.statementsRun < watch.statement) {
       watch.statementsRun++
       if (watch.statementsRun === watch.statement) {
         watch.struck = true
-        return Effect.fail(deadlockVictimError()) as unknown as Effect.Effect<Statement.Statement<unknown>>
+        return Effect.fail(failedStatementError(watch.meaning)) as unknown as Effect.Effect<Statement.Statement<unknown>>
       }
     }
   }

@@ -17,8 +17,9 @@
  * the implementation sees and handles like any storage failure. A refused commit lets the body run to
  * its end, then fails the transaction with a serialization failure instead of committing it, so it
  * rolls back (platform alarm included) and the implementation goes on with the error in hand. A failed
- * statement (`StatementFault.ts`) fails one statement of the transaction and aborts it, as Postgres
- * does; a transaction that runs fewer statements than the fault names is refused at COMMIT instead.
+ * statement (`StatementFault.ts`) fails one statement of the transaction with the backend's meaning:
+ * on Postgres it aborts the transaction, on SQLite it undoes that statement alone and the transaction
+ * goes on; a transaction that runs fewer statements than the fault names is refused at COMMIT instead.
  *
  * A write the implementation runs outside any transaction is a transaction of one statement
  * (`AutoCommittedWrites.ts`): it is counted among the outermost transactions, reaches the point before
@@ -33,7 +34,7 @@ import type { PlatformAlarm } from "../adapters/contract.ts"
 import type { StorageFault } from "./Faults.ts"
 import { type AutoCommittedWrite, autoCommittedWriteTransformer } from "./AutoCommittedWrites.ts"
 import { keepRolledBackValue, type RolledBack, rollBackWith } from "./RolledBackTransaction.ts"
-import { deadlockVictimError, readFailedError, type StatementFaultWatch, statementFaultTransformer, withStatementFaults } from "./StatementFault.ts"
+import { failedStatementError, readFailedError, statementFailureMeaningOf, type StatementFaultWatch, statementFaultTransformer, withStatementFaults } from "./StatementFault.ts"
 
 /** A crash the boundary performed in the current operation. */
 export interface StorageCrash {
@@ -47,11 +48,13 @@ export type BoundedOutcome<A, E> =
   | { readonly _tag: "Crashed"; readonly crash: StorageCrash }
 
 /**
- * How a `statementFails` fault ended: the named statement failed (`statementFailed`), the
- * transaction ran fewer statements so its COMMIT was refused instead (`commitRefusedInstead`), or its
- * body failed on its own before the named statement (`bodyFailedFirst`).
+ * How a `statementFails` fault ended: the named statement failed (`statementFailed`), or it failed
+ * and the body went on past it to its end and committed, as a transaction still open after a failed
+ * statement may (SQLite's meaning: `statementFailedThenCommitted`), the transaction ran fewer
+ * statements so its COMMIT was refused instead (`commitRefusedInstead`), or its body failed on its own
+ * before the named statement (`bodyFailedFirst`).
  */
-export type StatementFaultOutcome = "statementFailed" | "commitRefusedInstead" | "bodyFailedFirst"
+export type StatementFaultOutcome = "statementFailed" | "statementFailedThenCommitted" | "commitRefusedInstead" | "bodyFailedFirst"
 
 /** Bound on outermost transactions one operation may start before the boundary calls it a runaway. */
 export const MAX_TRANSACTIONS_PER_OPERATION = 10_000
@@ -184,6 +187,7 @@ export interface BoundaryOptions {
  * ```
  */
 export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: PlatformAlarm, options: BoundaryOptions = {}): StorageBoundary => {
+  const failureMeaning = statementFailureMeaningOf(inner)
   const state: OperationState = {
     fault: undefined,
     started: 0,
@@ -213,15 +217,17 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
 
   /**
    * Arms the statement fault for the transaction `body` runs in, and decides its end: a failed
-   * statement the body swallowed rolls back silently (Postgres's COMMIT of an aborted transaction), the
-   * body's value handed to the caller (`RolledBackTransaction.ts`);
-   * a body that ran fewer statements than the fault names is refused at COMMIT; a body's own error stands.
+   * statement the body swallowed rolls back silently under Postgres's meaning (its COMMIT of an aborted
+   * transaction), the body's value handed to the caller (`RolledBackTransaction.ts`), and commits under
+   * SQLite's; a body that ran fewer statements than the fault names is refused at COMMIT; a body's own
+   * error stands.
    */
   const watchStatements = <A, E, R>(body: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError | RolledBack<A>, R> =>
     Effect.flatMap(Effect.serviceOption(inner.transactionService), (level) => {
       const watch: StatementFaultWatch = {
         connection: Option.isSome(level) ? level.value[0] : undefined,
         statement: Math.max(1, state.fault?.statement ?? 1),
+        meaning: failureMeaning,
         statementsRun: 0,
         struck: false
       }
@@ -233,7 +239,11 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
           state.statementFaultOutcome = watch.struck ? "statementFailed" : "bodyFailedFirst"
           return Effect.failCause(cause)
         },
-        onSuccess: (value): Effect.Effect<never, SqlError | RolledBack<A>> => {
+        onSuccess: (value): Effect.Effect<A, SqlError | RolledBack<A>> => {
+          if (watch.struck && watch.meaning === "statementOnly") {
+            state.statementFaultOutcome = "statementFailedThenCommitted"
+            return Effect.succeed(value)
+          }
           state.statementFaultOutcome = watch.struck ? "statementFailed" : "commitRefusedInstead"
           return watch.struck ? rollBackWith(value) : Effect.fail(commitRefusedError())
         }
@@ -291,7 +301,7 @@ export const makeStorageBoundary = (inner: SqlClient.SqlClient, platformAlarm: P
             // Its one statement is the first; a fault naming a later one refuses its COMMIT instead.
             const first = (state.fault?.statement ?? 1) <= 1
             state.statementFaultOutcome = first ? "statementFailed" : "commitRefusedInstead"
-            return Effect.fail(first ? deadlockVictimError() : commitRefusedError())
+            return Effect.fail(first ? failedStatementError(failureMeaning) : commitRefusedError())
           }
           case "afterCommit":
             return execute.pipe(Effect.andThen(landed), Effect.andThen(crashHere(ordinal, "afterCommit")))

@@ -3,10 +3,16 @@
  * which fault struck (it cannot know how many transactions or statements an implementation runs):
  * none when the operation ran fewer transactions (for a failed read: fewer reads outside a transaction); for a failed statement, a refused commit when the
  * transaction ran fewer statements, and none when its body failed on its own first (the fault never
- * struck, and the body's own error stands).
+ * struck, and the body's own error stands) or went on past the failed statement and committed
+ * (SQLite's meaning: the transaction stayed open, so the call is judged as if the statement had not
+ * failed; an implementation that recovered commits what the rules say, one that ignored the failure
+ * does not).
  */
 import { describeStorageFault, type StorageFault } from "./Faults.ts"
 import type { StorageBoundary } from "./StorageBoundary.ts"
+
+/** What a failed statement the call went on past and committed (SQLite's meaning) means for its judgement. */
+export const RECOVERED_STATEMENT_WORDS = "the transaction stayed open (SQLite's meaning) and the call went on past it and committed, so it is judged as if the statement had not failed"
 
 /** How an armed fault met the operation the boundary just ran: the fault that struck, and in words. */
 export interface FaultAsStruck {
@@ -14,6 +20,8 @@ export interface FaultAsStruck {
   readonly struck: StorageFault | undefined
   /** The drawn fault in plain words, saying how it struck; a counterexample step's `fault`. */
   readonly words: string
+  /** The named statement failed, and the call went on past it and committed (SQLite's meaning): judge it unfaulted. */
+  readonly recovered?: true
 }
 
 /**
@@ -37,6 +45,8 @@ export const faultAsStruck = (fault: StorageFault, boundary: StorageBoundary, la
       return { struck: fault, words }
     case "commitRefusedInstead":
       return { struck: { transaction: fault.transaction, phase: "commitRefused" }, words: `${words}: it ran fewer statements, so its COMMIT was refused` }
+    case "statementFailedThenCommitted":
+      return { struck: undefined, words: `${words}: ${RECOVERED_STATEMENT_WORDS}`, recovered: true }
     case "bodyFailedFirst":
       return { struck: undefined, words: `${words}: not struck, the transaction failed on its own first` }
     case null:

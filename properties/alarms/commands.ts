@@ -16,6 +16,7 @@ import {
 } from "../../models/alarms/index.ts"
 import type { Command, HandlerEntrySpec, HandlerWriteSpec, InputSpec, MutationSpec } from "./scenario.ts"
 import { plainRef, toModelInput, toModelScript, toModelTransactionMutation } from "./scenario.ts"
+import { RECOVERED_STATEMENT_WORDS } from "../../harness/StruckFault.ts"
 
 /** Key of a ref in state JSON. */
 export const refKey = (ref: { readonly tag: string; readonly id: string }): string => `${ref.tag}/${ref.id}`
@@ -150,13 +151,14 @@ export const nextWakeAfter = (model: ModelState, atMs: number): number | null =>
 }
 
 /** The fault of a command in words, using the model's transaction labels. */
-export const faultWords = (command: Command, outcome: StepOutcome | null, readStruck = false): string | undefined => {
+export const faultWords = (command: Command, outcome: StepOutcome | null, readStruck = false, recovered = false): string | undefined => {
   const words: Array<string> = []
   if ("fault" in command && command.fault !== undefined) {
     // A read strikes no transaction: it was reached when the harness saw it fail.
     const label = command.fault.phase === "readFails" ? undefined : outcome?.transactions[command.fault.transaction - 1]?.label
     words.push(describeStorageFault(command.fault, label, command.fault.phase === "readFails" ? readStruck : label !== undefined))
     if (outcome?.faultVoided === true) words.push(outcome.faultVoidedWhy ?? VOIDED_FAULT_WORDS)
+    if (recovered) words.push(RECOVERED_STATEMENT_WORDS)
   }
   if ("reporterFails" in command && command.reporterFails === true) words.push("the reporter fails")
   if (command.op === "dispatch" && command.defaultReporter === true) words.push("no reporter provided (the default logs a warning)")

@@ -185,12 +185,16 @@ export const executeAlarms = (
         const atMs = yield* nowMs
         const command = resolveCommand(generated, model, atMs)
         if (command.op === "advanceToNextWake" || command.op === "advanceBy") return yield* clockStep(command, model, atMs)
-        const operation = modelOperation(command, atMs)!
+        const faulted = modelOperation(command, atMs)!
         const before = statusesOfModel
         const modelBefore = model
-        const canonical = timedPhaseSync(profiler, MODEL_PHASE, () => alarmsModel.step(model, operation))
+        const predicted = timedPhaseSync(profiler, MODEL_PHASE, () => alarmsModel.step(model, faulted))
         // A fault the model voids (statement order, or a platform alarm write an implementation may skip) is not injected.
-        const called = yield* session.call(canonical.faultVoided ? withoutStorageFault(command) : command, atMs)
+        const called = yield* session.call(predicted.faultVoided ? withoutStorageFault(command) : command, atMs)
+        // A failed statement the call went on past and committed (SQLite's meaning): judged as if it had not failed (`StruckFault.ts`).
+        const recovered = session.boundary.statementFaultOutcome() === "statementFailedThenCommitted"
+        const operation = recovered ? modelOperation(withoutStorageFault(command), atMs)! : faulted
+        const canonical = recovered ? timedPhaseSync(profiler, MODEL_PHASE, () => alarmsModel.step(model, operation)) : predicted
         // Read before `observe` re-arms the boundary: whether a `readFails` fault failed one of the call's reads.
         const readStruck = "fault" in command && command.fault?.phase === "readFails" && !canonical.faultVoided && session.boundary.readsOutside().failed
         // The rows observed are named by the canonical prediction; an alternative differs only in what it reports.
@@ -211,7 +215,7 @@ export const executeAlarms = (
         const spans = alarmSpanCheck(command, called.typed, called.result, called.spans)
         if (spans !== undefined) checks.push(spans)
         for (const ref of touchedRefs(command)) lastTouch.set(refKey(ref), { rules: outcome.rules, why: outcome.why, stepIndex: index })
-        const fault = faultWords(command, outcome, readStruck)
+        const fault = faultWords(command, recovered ? predicted : outcome, readStruck, recovered)
         const executed: ExecutedStep = {
           record: {
             operation: operation.kind,

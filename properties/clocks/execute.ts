@@ -162,7 +162,7 @@ const commandStep = (
     /** The command as the harness realised it: its race (`asRaced`), when its run stopped waiting, and without a read fault that did not strike. */
     const asRun = (generated: FaultedCommand): FaultedCommand => {
       const realised = asWaitingStopped(asRaced(generated, race), waitingStop)
-      return readMissed ? withoutStorageFault(realised) : realised
+      return faultNotMet ? withoutStorageFault(realised) : realised
     }
     if (command.op === "rewind") state.memory.completions.delete(keyOf(command.exec, command.deferred))
     state.liveness.noteCall(command, result)
@@ -182,9 +182,11 @@ const commandStep = (
     // An implementation that never reached the race's points ran its fires unordered: compare with the model
     // without the race; one whose held fire paused only before its transaction ran it at once (lag 0).
     // `asRaced` says which; the prediction already made (`raced`) is the generated race's. A failed read
-    // the implementation never ran (it read less, or inside a transaction) did not strike.
+    // the implementation never ran (it read less, or inside a transaction) did not strike; a failed
+    // statement the call went on past and committed (SQLite's meaning) is judged as if it had not failed.
     const readMissed = command.fault?.phase === "readFails" && session.lastFault()?.struck === undefined
-    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || stoppedAfterInstead(command, waitingStop) || readMissed
+    const faultNotMet = readMissed || session.lastFault()?.recovered === true
+    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || stoppedAfterInstead(command, waitingStop) || faultNotMet
     // An alternative is told the storage fault as the harness injected it: none when the canonical prediction
     // voided it. (An alternative that voids a fault the harness did inject predicts the body's own failure
     // first, one of the two outcomes that are then right.)

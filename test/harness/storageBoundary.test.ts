@@ -5,7 +5,8 @@
  * and defect, a transaction crashed inside rolls back, one crashed after commit stays. A lost reply
  * commits but fails the caller; a failing platform alarm write fails only in its transaction; a refused
  * commit runs its body, rolls back and fails the caller, who goes on; a failed statement aborts its
- * transaction as Postgres does. A write outside any transaction is a transaction of one statement, and
+ * transaction as Postgres does on the Postgres backends, and undoes itself alone, its transaction going
+ * on, as SQLite does on the SQLite backend. A write outside any transaction is a transaction of one statement, and
  * meets every fault as one. Only
  * work run uninterruptibly goes on past a crash, and its writes land (the model then sees them).
  */
@@ -48,6 +49,9 @@ const withHarness = <A>(adapter: StorageAdapter, body: (h: Harness) => Effect.Ef
     }
     return yield* body(harness)
   })))
+
+/** What a failed statement does to its transaction on each adapter's backend. */
+const MEANING: Record<string, "abortsTransaction" | "statementOnly"> = { sqlite: "statementOnly", pglite: "abortsTransaction", postgres: "abortsTransaction" }
 
 const crashed = <A, E>(outcome: BoundedOutcome<A, E>) => (outcome._tag === "Crashed" ? outcome.crash : null)
 
@@ -197,7 +201,7 @@ describe.each(NODE_ADAPTER_NAMES)("storage boundary on %s", (name) => {
     expect(result.rows).toEqual([])
   })
 
-  it("a failed statement aborts its transaction: the error reaches the code, later statements fail, it rolls back, the caller goes on", async () => {
+  it("a failed statement reaches the code, which goes on; it rolls back when the error propagates, the caller goes on (Postgres: later statements fail; SQLite: they run)", async () => {
     const result = await withHarness(adapters[name]!, (h) =>
       Effect.gen(function*() {
         const seen: Array<string> = []
@@ -218,12 +222,13 @@ describe.each(NODE_ADAPTER_NAMES)("storage boundary on %s", (name) => {
         return { outcome, seen, struck: h.boundary.statementFaultOutcome(), committed: h.boundary.transactionsCommitted(), rows: yield* h.rows }
       }))
     const error = result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) ? result.outcome.exit.value : null
-    expect(isSqlError(error) && error.reason._tag).toBe("DeadlockError")
-    expect(result.seen).toEqual(["DeadlockError", "aborted"])
+    const failedWith = MEANING[name] === "statementOnly" ? "UnknownError" : "DeadlockError"
+    expect(isSqlError(error) && error.reason._tag).toBe(failedWith)
+    expect(result.seen).toEqual([failedWith, MEANING[name] === "statementOnly" ? "ran" : "aborted"])
     expect({ struck: result.struck, committed: result.committed, rows: result.rows }).toEqual({ struck: "statementFailed", committed: 2, rows: [1, 6] })
   })
 
-  it("a failed statement the code swallows still rolls its transaction back, and the caller is told it committed (Postgres's COMMIT of an aborted transaction)", async () => {
+  it("a failed statement the code swallows: Postgres rolls the transaction back and tells the caller it committed; SQLite commits the rest", async () => {
     const result = await withHarness(adapters[name]!, (h) =>
       Effect.gen(function*() {
         const outcome = yield* h.run(
@@ -237,7 +242,11 @@ describe.each(NODE_ADAPTER_NAMES)("storage boundary on %s", (name) => {
         return { outcome, struck: h.boundary.statementFaultOutcome(), committed: h.boundary.transactionsCommitted(), rows: yield* h.rows }
       }))
     expect(result.outcome._tag === "Completed" && Exit.isSuccess(result.outcome.exit) && result.outcome.exit.value).toBe("swallowed")
-    expect({ struck: result.struck, committed: result.committed, rows: result.rows }).toEqual({ struck: "statementFailed", committed: 0, rows: [] })
+    expect({ struck: result.struck, committed: result.committed, rows: result.rows }).toEqual(
+      MEANING[name] === "statementOnly"
+        ? { struck: "statementFailedThenCommitted", committed: 1, rows: [2] }
+        : { struck: "statementFailed", committed: 0, rows: [] }
+    )
   })
 
   it("a transaction that runs fewer statements than the fault names is refused at COMMIT; one whose body fails first keeps its own error", async () => {

@@ -6,13 +6,24 @@
  * was not struck (`harness/StruckFault.ts`). Each scenario runs through `content/faults` on every
  * in-process adapter: the shipped store agrees with the model after every step at every ordinal, and a
  * store that swallows a failed horizon raise is caught.
+ *
+ * On SQLite a failed statement leaves its transaction open (`harness/StatementFault.ts`), so a store
+ * that swallows one commits the rest: the held-out blind bug `content-3/tenant-registration-failure-ignored`
+ * (the tenant's registration for sweeping piped to `Effect.ignore`) uploads without registering, and
+ * its content is never swept. It is caught there under CNT-007 (K6); under Postgres's meaning the
+ * aborted transaction fails the upload anyway.
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
+import { bugs as contentBlindBugs } from "../../blind-bugs/content-3.ts"
+import { catchKnownBad } from "../../harness/knownBad.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario } from "../../harness/Runner.ts"
 import { contentSuite } from "../../properties/content/index.ts"
 import { raiseSwallowsStatementFailure } from "../known-bad/content/raise-swallows-statement-failure.ts"
+import type { ContentImplementation } from "../../subjects/content/api.ts"
+import { useBlindCopy } from "../support/blindCopy.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
 import { propertyById } from "../../harness/Suite.ts"
 
@@ -79,9 +90,26 @@ describe("content when a statement of a transaction fails", () => {
 
     it(`catches a store that swallows a failed horizon raise on ${adapterName}`, async () => {
       const swallowing = faultsOf(contentSuite(raiseSwallowsStatementFailure.implementation))
-      const trace = await Effect.runPromise(executeScenario(swallowing, adapters[adapterName]!, { commands: scenarios(1)[1]!.commands }))
-      expect(trace.divergence?.stepIndex).toBe(1)
+      // The grant comes an hour after the upload, so its raise really moves the horizon: under SQLite's
+      // meaning the swallowed failure commits, and is judged as if the raise had not failed.
+      const grant = scenarios(1)[1]!.commands
+      const trace = await Effect.runPromise(executeScenario(swallowing, adapters[adapterName]!, { commands: [grant[0]!, { op: "advance", ms: 3_600_000 }, ...grant.slice(1)] }))
+      expect(trace.divergence?.stepIndex).toBe(2)
       expect(raiseSwallowsStatementFailure.breaks).toContain(trace.divergence?.requirementId)
     }, 120_000)
   }
+})
+
+describe("the blind bug tenant-registration-failure-ignored, applied to a copy of examples/independent-content", () => {
+  const copies = useBlindCopy<ContentImplementation>(contentBlindBugs, "tenant-registration-failure-ignored")
+
+  it("content/faults passes the unmodified store and catches the modified one at the gate's budget on sqlite, under CNT-007 (K6)", async () => {
+    const run = (implementation: ContentImplementation) =>
+      Effect.runPromise(catchKnownBad({ suite: contentSuite(implementation), adapter: makeSqliteAdapter(), propertyOrder: ["content/faults"], stopAfterFailures: 1 }))
+    const original = await run(copies.original())
+    expect(original.caught, original.run.verdict).toBe(false)
+    const blind = await run(copies.blind())
+    expect(blind.caught, blind.run.verdict).toBe(true)
+    expect(blind.counterexamples.map((counterexample) => counterexample.divergence.requirementId)).toContain("CNT-007")
+  }, 300_000)
 })
