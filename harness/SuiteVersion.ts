@@ -86,8 +86,13 @@
  * pool's multiplexed-gate probe borrows a fourth checkout while the last queued one is in flight (P2:
  * a slot handed to a waiter is not also free). Content races end, one in four, with a grant held
  * between a read of its row outside any transaction and its write while a sweep runs (K4, (iii)).
+ * 0.23.0 gives a failed statement SQLite's meaning on the SQLite backends (sqlite, do-sqlite): the
+ * statement alone is undone and its transaction stays open, so a swallowed failure commits the rest,
+ * judged as if the statement had not failed; Postgres's meaning (the transaction aborted) stays on
+ * the Postgres backends. Cron's appended failed tick write gains a third kind, one in three: the
+ * rewrite of a delivered tick (N8, settleFired).
  */
-export const SUITE_VERSION = "0.22.0"
+export const SUITE_VERSION = "0.23.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

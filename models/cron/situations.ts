@@ -68,6 +68,8 @@ export const CRON_SITUATIONS = [
   "faultStatementFailed",
   // N4, N5: a failed statement that struck a tick write (a turn's or a bootstrap's, with entries)
   "tickWriteStatementFailed",
+  // N8: a failed statement that struck the rewrite of a delivered tick whose entry is still declared
+  "firedRewriteStatementFailed",
   // races (I2, B5): by kind, and how the harness realised them
   "raceTwoClaims",
   "raceClaimAndSettle",
@@ -151,6 +153,14 @@ type Op<K extends CronOperation["kind"]> = Extract<CronOperation, { kind: K }>
  */
 const writesTicks = (before: CronModelState, op: CronOperation): boolean =>
   ((op.kind === "turn" && !op.rejected) || op.kind === "bootstrap") && (before.runners[op.runner]!.schedule?.entries.length ?? 0) > 0
+
+/** Whether `op` settles a delivered tick whose entry the runner still declares: its settleFired rewrites the row (N8). */
+const rewritesFiredTick = (before: CronModelState, op: CronOperation): boolean => {
+  if (op.kind !== "settle") return false
+  const runner = before.runners[op.runner]!
+  const tick = runner.inFlight[0]
+  return tick?.phase === "fired" && runner.schedule?.entries.some((entry) => entry.key === tick.timerKey) === true
+}
 
 /** Five-field specs that differ in one day field only (day-of-month or day-of-week), one of the two a star, as written. */
 const dayFieldsApart = (a: string, b: string): boolean => {
@@ -305,5 +315,6 @@ export const cronSituations = (before: CronModelState, op: CronOperation, outcom
   const phase = struckPhase(op, outcome.result)
   if (phase !== undefined) found.push(FAULT_SITUATIONS[phase])
   if (phase === "statementFails" && writesTicks(before, op)) found.push("tickWriteStatementFailed")
+  if (phase === "statementFails" && rewritesFiredTick(before, op)) found.push("firedRewriteStatementFailed")
   return [...new Set(found)]
 }

@@ -19,11 +19,10 @@ import { bugs as cronBlindBugs } from "../../blind-bugs/cron-2.ts"
 import { catchKnownBad } from "../../harness/knownBad.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario } from "../../harness/Runner.ts"
-import { MAX_STATEMENT_TIMELINE_COMMANDS } from "../../harness/StatementFaultDraws.ts"
 import { cronScenario } from "../../properties/cron/arbitraries.ts"
 import { CRON_SHAPES, cronSuite } from "../../properties/cron/index.ts"
 import { type Command, type CronScenario, runningCommands } from "../../properties/cron/scenario.ts"
-import { failedTickWrite, TICK_WRITE_STATEMENTS } from "../../properties/cron/statementFaults.ts"
+import { failedTickWrite, MAX_FAILED_TICK_WRITE_COMMANDS, TICK_WRITE_STATEMENTS, tickWriteStatements } from "../../properties/cron/statementFaults.ts"
 import type { CronImplementation } from "../../subjects/cron/api.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
@@ -39,10 +38,13 @@ const scenario = (write: "turn" | "bootstrap", statement: number): CronScenario 
   return {
     anchor: 0,
     skipMs: 600_000,
-    pool: [{ spec: "*/15 * * * *", zone: "America/New_York", command: "ping", payload: "{}" }],
+    // Runner 1's entry is not runner 0's, so its tick insert writes a row of its own: under SQLite's
+    // meaning a swallowed insert failure commits the rest, and only a row the insert would have written
+    // shows it (an insert that does nothing on conflict has nothing to lose).
+    pool: [{ spec: "*/15 * * * *", zone: "America/New_York", command: "ping", payload: "{}" }, { spec: "*/20 * * * *", zone: "UTC", command: "pong", payload: "{}" }],
     probesMs: [0],
     commands: [{ op: "declare", runner: 0, entries: [{ index: 0, command: "ping" }] }, { op: "declare", runner: 1, entries: null }, { op: "bootstrap", runner: 0 }],
-    failedTickWrite: [{ op: "declare", runner: 1, entries: [{ index: 0, command: "pong" }] }, failed]
+    failedTickWrite: [{ op: "declare", runner: 1, entries: [{ index: 1, command: "pong" }] }, failed]
   }
 }
 
@@ -52,31 +54,38 @@ const SWEPT = [["turn", 1], ["turn", 2], ["bootstrap", 1], ["bootstrap", 2], ["b
 describe("the failed tick write a cron fault scenario ends with", () => {
   const sampled = fc.sample(cronScenario(CRON_SHAPES.faults), { numRuns: 400, seed: 7 })
 
-  it("is drawn last, in every fault scenario and none other: a declaration, then a turn through runTurn or a bootstrap of that runner with a failed statement", () => {
+  it("is drawn last, in every fault scenario and none other: a declaration, then a turn through runTurn, a bootstrap, or a delivered tick's settling of that runner with a failed statement", () => {
+    const kinds = new Set<string>()
     for (const drawn of sampled) {
       expect(Object.keys(drawn).at(-1)).toBe("failedTickWrite")
-      const [declare, write, ...rest] = drawn.failedTickWrite!
-      expect(rest).toEqual([])
-      expect(drawn.failedTickWrite!.length).toBeLessThanOrEqual(MAX_STATEMENT_TIMELINE_COMMANDS)
+      const [declare, ...rest] = drawn.failedTickWrite!
+      const write = rest.at(-1)!
+      const runner = (declare as { readonly runner: number }).runner
+      expect(drawn.failedTickWrite!.length).toBeLessThanOrEqual(MAX_FAILED_TICK_WRITE_COMMANDS)
       expect(declare).toMatchObject({ op: "declare", entries: [{ command: "ping" }] })
-      expect(["turn", "bootstrap"]).toContain(write!.op)
-      expect(write).toMatchObject({ runner: (declare as { readonly runner: number }).runner, fault: { transaction: 1, phase: "statementFails" } })
-      if (write!.op === "turn") expect(write).toMatchObject({ rejected: false, turnMs: 0 })
+      expect(["turn", "bootstrap", "settle"]).toContain(write.op)
+      expect(write).toMatchObject({ runner, fault: { transaction: 1, phase: "statementFails" } })
+      // A settling fails after the delivery: bootstrap, due, claim, settleUnfired, the delivery, then settleFired.
+      if (write.op === "settle") expect(rest.slice(0, -1)).toEqual([{ op: "bootstrap", runner }, { op: "advanceToDue" }, { op: "claim", runner }, { op: "settle", runner }, { op: "settle", runner }])
+      else expect(rest.length).toBe(1)
+      if (write.op === "turn") expect(write).toMatchObject({ rejected: false, turnMs: 0 })
       expect(write).not.toHaveProperty("ownTransaction")
-      expect(runningCommands(drawn).slice(-2)).toEqual(drawn.failedTickWrite)
+      expect(runningCommands(drawn).slice(-drawn.failedTickWrite!.length)).toEqual(drawn.failedTickWrite)
+      kinds.add(write.op)
     }
+    expect([...kinds].sort()).toEqual(["bootstrap", "settle", "turn"])
     expect(fc.sample(cronScenario(CRON_SHAPES.model), { numRuns: 50, seed: 7 }).every((drawn) => !("failedTickWrite" in drawn))).toBe(true)
   })
 
   it("names a statement of the write's transaction three times in four, sometimes one up to 12", () => {
-    const writes = fc.sample(failedTickWrite(3), { numRuns: 2_000, seed: 11 }).map((commands) => commands[1] as Extract<Command, { op: "turn" | "bootstrap" }>)
-    const within = writes.filter((write) => write.fault!.statement! <= TICK_WRITE_STATEMENTS[write.op]).length
+    const writes = fc.sample(failedTickWrite(3), { numRuns: 2_000, seed: 11 }).map((commands) => commands.at(-1) as Extract<Command, { op: "turn" | "bootstrap" | "settle" }>)
+    const within = writes.filter((write) => write.fault!.statement! <= tickWriteStatements(write)).length
     expect(within / writes.length).toBeGreaterThan(0.7)
     expect(within / writes.length).toBeLessThan(0.95)
     expect(Math.max(...writes.map((write) => write.fault!.statement!))).toBe(12)
-    // The statements a swallowed tick insert shows in (a turn's 1st, a bootstrap's 2nd) are drawn often.
-    const inserts = writes.filter((write) => write.fault!.statement === TICK_WRITE_STATEMENTS[write.op]).length
-    expect(inserts / writes.length).toBeGreaterThan(0.5)
+    // The statements a swallowed write shows in (a turn's 1st, a bootstrap's 2nd, settleFired's 1st) are drawn often.
+    const writesThemselves = writes.filter((write) => write.fault!.statement === tickWriteStatements(write)).length
+    expect(writesThemselves / writes.length).toBeGreaterThan(0.5)
   })
 })
 
