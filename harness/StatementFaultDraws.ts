@@ -76,7 +76,7 @@ export const assignStatementFaults = <C extends object>(
 }
 
 /** Most commands a subject's targeted statement-fault timeline may append. */
-export const MAX_STATEMENT_TIMELINE_COMMANDS = 2
+export const MAX_STATEMENT_TIMELINE_COMMANDS = 3
 
 /** The statement faults of one scenario: a subject's targeted timeline and faults on the drawn commands. */
 export interface DrawnStatementFaults<C> {

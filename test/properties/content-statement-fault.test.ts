@@ -14,6 +14,7 @@
  * aborted transaction fails the upload anyway.
  */
 import { Effect } from "effect"
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { makeSqliteAdapter } from "../../adapters/sqlite/index.ts"
 import { bugs as contentBlindBugs } from "../../blind-bugs/content-3.ts"
@@ -21,6 +22,7 @@ import { catchKnownBad } from "../../harness/knownBad.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario } from "../../harness/Runner.ts"
 import { contentSuite } from "../../properties/content/index.ts"
+import { contentStatementFaults } from "../../properties/content/statementFaults.ts"
 import { raiseSwallowsStatementFailure } from "../known-bad/content/raise-swallows-statement-failure.ts"
 import type { ContentImplementation } from "../../subjects/content/api.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
@@ -71,6 +73,25 @@ const scenarios = (statement: number): ReadonlyArray<{ readonly name: string; re
     ]
   }
 ]
+
+describe("the targeted failed-statement timeline of content", () => {
+  it("fails a grant at once and a minute after its upload (a raise that moves the horizon), an attach, an upload and a sweep", () => {
+    const shapes = new Set<string>()
+    for (const { timeline } of fc.sample(contentStatementFaults, { numRuns: 300, seed: 5 })) {
+      const failed = timeline.filter((command) => "fault" in command)
+      expect(failed).toHaveLength(1)
+      expect(failed[0]).toMatchObject({ fault: { transaction: 1, phase: "statementFails" } })
+      shapes.add(timeline.map((command) => command.op === "advance" ? `advance ${command.ms}` : "fault" in command ? `${command.op} failing` : command.op).join(", "))
+    }
+    expect([...shapes].sort()).toEqual([
+      "advance 259200000, sweep failing",
+      "upload failing, read",
+      "upload, advance 60000, grant failing",
+      "upload, attach failing",
+      "upload, grant failing"
+    ])
+  })
+})
 
 describe("content when a statement of a transaction fails", () => {
   for (const adapterName of NODE_ADAPTER_NAMES) {
