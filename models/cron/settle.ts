@@ -44,11 +44,15 @@ const fenceRules = (state: CronModelState, tick: InFlightTick, rules: ReadonlyAr
 
 const fenceCovered = (state: CronModelState, tick: InFlightTick): ReadonlyArray<string> => (fencedRowIndex(state, tick) < 0 ? ["CRN-016"] : [])
 
+/** The entry keyed `timerKey` that `runner` declares now (undefined when it declares none, or no schedule). */
+export const declaredEntry = (runner: ModelRunner, timerKey: string): ModelEntry | undefined =>
+  runner.schedule?.entries.find((candidate) => candidate.key === timerKey)
+
 /** Whether missed instants collapse here (I3): an instant after the scheduled one already passed by `nowMs`. */
 export const collapses = (entry: ModelEntry, tick: InFlightTick, nowMs: number): boolean => nextOf(entry, tick.scheduledAtMs) <= nowMs
 
 const settleUnfired = (state: CronModelState, runner: ModelRunner, tick: InFlightTick, nowMs: number): PhaseBody => {
-  const entry = runner.schedule?.entries.find((candidate) => candidate.key === tick.timerKey)
+  const entry = declaredEntry(runner, tick.timerKey)
   const stale = runner.schedule !== null && nowMs - tick.scheduledAtMs > runner.schedule.skipMs
   const settled = { value: { phase: "unfired", outcome: "settled" }, nextTick: null }
   if (entry === undefined) {
@@ -109,7 +113,7 @@ const deliver = (state: CronModelState, tick: InFlightTick, nowMs: number, keyed
 }
 
 const settleFired = (state: CronModelState, runner: ModelRunner, tick: InFlightTick, nowMs: number): PhaseBody => {
-  const entry = runner.schedule?.entries.find((candidate) => candidate.key === tick.timerKey)
+  const entry = declaredEntry(runner, tick.timerKey)
   const value = { phase: "fired", outcome: "settled" }
   if (entry === undefined) {
     return { decision: "firedDeleted", state: deleteFenced(state, tick), value, rules: fenceRules(state, tick, ["N8"]), why: "a delivered tick whose entry is gone is deleted", covered: ["CRN-008", ...fenceCovered(state, tick)], nextTick: null }

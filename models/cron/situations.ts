@@ -13,7 +13,7 @@
  */
 import { FAULT_SITUATIONS } from "../../harness/Faults.ts"
 import { offsetMinutes } from "./next.ts"
-import { collapses, type SettleDecision } from "./settle.ts"
+import { collapses, declaredEntry, type SettleDecision } from "./settle.ts"
 import { type CronModelState, type CronOperation, type ModelRow, SINGLETON_ID } from "./state.ts"
 import { type CronOutcome, type CronResult, heldByOthers } from "./step.ts"
 import { fencedRowIndex, isTick, nextOf } from "./ticks.ts"
@@ -124,7 +124,7 @@ const repeatsLater = (zone: string, atMs: number): boolean => {
 /** The zone of a five-field entry keyed `key` in any runner's schedule (null for `@every` or unknown). */
 const zoneOfKey = (state: CronModelState, key: string): string | null => {
   for (const runner of state.runners) {
-    const entry = runner.schedule?.entries.find((candidate) => candidate.key === key)
+    const entry = declaredEntry(runner, key)
     if (entry !== undefined) return entry.schedule.kind === "cron" ? entry.schedule.zone : null
   }
   return null
@@ -159,7 +159,7 @@ const rewritesFiredTick = (before: CronModelState, op: CronOperation): boolean =
   if (op.kind !== "settle") return false
   const runner = before.runners[op.runner]!
   const tick = runner.inFlight[0]
-  return tick?.phase === "fired" && runner.schedule?.entries.some((entry) => entry.key === tick.timerKey) === true
+  return tick?.phase === "fired" && declaredEntry(runner, tick.timerKey) !== undefined
 }
 
 /** Five-field specs that differ in one day field only (day-of-month or day-of-week), one of the two a star, as written. */
@@ -254,7 +254,7 @@ const settleSituations = (before: CronModelState, op: Op<"settle">, outcome: Cro
   const found: Array<CronSituation> = named === undefined ? [] : [named]
   const delivering = decision === "deliverEntryCommand" || decision === "deliverRetargeted"
   if (delivering && op.atMs - tick.scheduledAtMs === runner.schedule!.skipMs) found.push("deliveredAtSkipWindow")
-  const entry = runner.schedule?.entries.find((candidate) => candidate.key === tick.timerKey)
+  const entry = declaredEntry(runner, tick.timerKey)
   const rewrites = decision === "firedRewritten" || decision === "retargetRewritten"
   if (rewrites && held && entry !== undefined && collapses(entry, tick, op.atMs)) found.push("missedInstantsCollapsed")
   if (WRITING.has(decision) && !held) found.push("settlingWriteFenced")
