@@ -50,7 +50,7 @@ export type TransactionMutation = Mutation & { readonly misuse?: "forkedFiber" |
  * `commitRefused`: the closure and the reconcile ran, then the database refuses the COMMIT, so the
  * transaction rolls back (rows and platform alarm as they were, R4, R6), no park report is sent (R27)
  * and the caller sees `StorageOperationError` (reason `commitRefused`); the process goes on (no crash,
- * no rebuild). `statementFails`: one of the transaction's own statements fails and aborts it (or, when
+ * no rebuild). `statementFails`: one of the transaction's own statements fails and the transaction rolls back (or, when
  * it runs fewer than `statement`, its COMMIT is refused): as `commitRefused` for a transaction whose
  * closure succeeds; for one whose closure fails on its own, which error comes first depends on the
  * implementation's statement order, so the model voids the fault (`StepOutcome.faultVoided`) and the

@@ -21,7 +21,7 @@ export type ModelErrorTag =
  * their pass ends" rejection (R9); `inactiveHandle` a transaction handle used off its fiber or after
  * its transaction (R5); `setAlarmFailed` the platform alarm write failed (R6); `lostReply` the commit
  * happened but its reply was lost; `commitRefused` the database refused the COMMIT (R4: nothing commits);
- * `statementFailed` one of its statements failed and aborted it (R4: nothing commits); `readFailed` a read
+ * `statementFailed` one of its statements failed and its transaction rolled back (R4: nothing commits); `readFailed` a read
  * outside any transaction failed (the operation stops there, what committed before stays).
  */
 export type StorageFailureReason = "detachedWork" | "inactiveHandle" | "setAlarmFailed" | "lostReply" | "commitRefused" | "statementFailed" | "readFailed"

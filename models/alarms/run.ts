@@ -219,7 +219,8 @@ export const runTransaction = <A>(
 
 /**
  * The database refused the COMMIT of a transaction whose closure and reconcile ran, or failed one of
- * its statements, which aborts it (R4, R6): the draft is dropped (rows, revisions, forgotten cursors
+ * its statements and the call let the error through, so it rolled back (R4, R6; Postgres aborts it, SQLite
+ * undoes the statement and the call's rollback the rest; a call that recovered and committed is judged unfaulted): the draft is dropped (rows, revisions, forgotten cursors
  * and the platform alarm stay as committed before), its queued park reports are never sent (R27:
  * reports follow a commit), and the caller sees `StorageOperationError`. The process goes on with the
  * next statement of the operation.
@@ -240,7 +241,7 @@ const refuseCommit = (
     // R4 decides the call's outcome (the platform alarm prediction carries R6 on its own).
     draft.reports.length > 0 ? ["R4", "R27"] : ["R4"],
     statementFailed
-      ? "one of the transaction's statements failed and aborted it (or its COMMIT was refused), so nothing of it committed (the platform alarm kept its value, no park report) and the caller saw a storage failure"
+      ? "one of the transaction's statements failed and the transaction rolled back (or its COMMIT was refused), so nothing of it committed (the platform alarm kept its value, no park report) and the caller saw a storage failure"
       : "the database refused the COMMIT, so nothing of the transaction committed (the platform alarm kept its value, no park report) and the caller saw a storage failure"
   )
 }

@@ -117,7 +117,8 @@ export class Run {
     // The database refused the COMMIT (a clean abort): a failure like any other inside the state
     // transaction, so rows and records roll back together (C4) and the caller sees the storage error;
     // a refused fire is retried with backoff like any failed fire (C11); nothing is armed (C8). A
-    // failed statement aborts the transaction the same way, whichever of its statements it was.
+    // failed statement rolls the transaction back the same way, whichever of its statements it was
+    // (Postgres aborts it; on SQLite the call let the error through; a recovered one is judged unfaulted).
     if (fault === "commitRefused" || fault === "statementFails") {
       this.reached.add("C4")
       throw new Defect(journalOwn ? "JournalError:unavailable" : "SqlError")

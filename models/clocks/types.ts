@@ -77,7 +77,7 @@ export interface ModelState {
 
 /**
  * A storage fault on the n-th outermost transaction of process A in one operation. `statementFails`:
- * the transaction's `statement`-th statement fails and aborts it (or its COMMIT is refused when it runs
+ * the transaction's `statement`-th statement fails and the transaction rolls back (or its COMMIT is refused when it runs
  * fewer), which the model treats as `commitRefused`; where the transaction's body fails on its own the
  * model voids it (`StepOutcome.faultVoided`) and the harness does not inject it. `readFails` (a sweep's
  * or restart's only): the `statement`-th read outside any transaction fails before it runs, a dropped

@@ -23,7 +23,7 @@ export type GrantFacts =
 /**
  * A storage fault an operation reached: the n-th outermost transaction, and how it struck
  * (`commitRefused`: the database refused the COMMIT, so the transaction rolled back and the caller
- * saw the storage error; no crash; `statementFails`: one of its statements failed and aborted it, or
+ * saw the storage error; no crash; `statementFails`: one of its statements failed and the transaction rolled back, or
  * it ran fewer and its COMMIT was refused: the same outcome. A failed statement the transaction's body
  * beat with its own failure did not strike, so the harness does not pass it on; `readFails`: a read
  * outside any transaction failed before it ran, so nothing was read).

@@ -126,7 +126,7 @@ export interface CronInitOptions {
  * `commitRefused`: the operation's transaction body ran to its end, then the database refused the
  * COMMIT (a serialization failure), so nothing of that transaction is kept, the caller sees the
  * `SqlError`, and the runner's process goes on with what it keeps in memory (its declared schedule).
- * `statementFails`: one of the transaction's statements failed and aborted it, before anything the
+ * `statementFails`: one of the transaction's statements failed and the transaction rolled back, before anything the
  * body would have failed on: the same outcome. The model is given it only when it struck
  * (`harness/StruckFault.ts`): a transaction that ran fewer statements was refused at COMMIT instead,
  * and one whose body failed first was not struck.

@@ -84,7 +84,7 @@ const transaction = (start: CronModelState, runner: number, fault: CronFault | u
   }
   if (phase === "inside") return { ...base, state: dropClaims(start, runner), result: { _tag: "Crashed", transaction: 1, phase: "inside" } }
   // A failed statement struck before anything the body fails on: the body's own failure never came.
-  if (phase === "statementFails") return refused(start, runner, body, dropsClaims, "one of its statements failed and aborted it")
+  if (phase === "statementFails") return refused(start, runner, body, dropsClaims, "one of its statements failed and its transaction rolled back")
   if (body.failed !== undefined) return { ...base, state: start, result: { _tag: "Failure", error: body.failed } }
   if (phase === "afterCommit") return { ...base, state: dropClaims(body.state, runner), result: { _tag: "Crashed", transaction: 1, phase: "afterCommit" } }
   if (phase === "lostReply") {

@@ -1,6 +1,6 @@
 /**
  * The clocks properties under a failed statement (the storage boundary's `statementFails` fault): one
- * statement of a call's or a fire's transaction fails and aborts it, so rows and records roll back
+ * statement of a call's or a fire's transaction fails and the transaction rolls back, so rows and records roll back
  * together (C4) and the caller sees the storage error, as for a refused COMMIT, whichever statement it
  * was. Where the transaction fails on its own (a C2 conflict), the model voids the fault and the
  * harness does not inject it. Each scenario runs through `clocks/faults` on every in-process adapter:

@@ -1,7 +1,7 @@
 /**
  * The content properties under a failed statement (the storage boundary's `statementFails` fault): one
  * statement of an upload's, a grant's, an attach's, a detach's or a sweep's transaction fails and
- * aborts it, so it keeps nothing and the caller sees the storage error, as for a refused COMMIT; a
+ * rolls back, so it keeps nothing and the caller sees the storage error, as for a refused COMMIT; a
  * transaction that runs fewer statements is refused at COMMIT instead, and one whose body fails first
  * was not struck (`harness/StruckFault.ts`). Each scenario runs through `content/faults` on every
  * in-process adapter: the shipped store agrees with the model after every step at every ordinal, and a

@@ -1,7 +1,7 @@
 /**
  * The cron properties under a failed statement (the storage boundary's `statementFails` fault, drawn
  * by `cron/faults` through `CronScenario.failedStatements`): one statement of a phase's transaction
- * fails and aborts it, before anything the phase itself would fail on, so nothing of it is kept and
+ * fails and the transaction rolls back, before anything the phase itself would fail on, so nothing of it is kept and
  * the caller sees the `SqlError`, as for a refused COMMIT. The model is told the fault as it struck
  * (`harness/StruckFault.ts`). Each scenario runs through `cron/faults` on every in-process adapter:
  * the shipped runtime agrees with the model after every step at every ordinal, and a runtime that

@@ -19,7 +19,7 @@ import { knownBadAlarm } from "./kit.ts"
 /** Reconcile-swallows-statement-failure known-bad variant. */
 export const reconcileSwallowsStatementFailure = knownBadAlarm({
   name: "reconcile-swallows-statement-failure",
-  bug: "a failed statement while reconciling the platform alarm is swallowed as best effort, so the transaction is reported committed although the database aborted it",
+  bug: "a failed statement while reconciling the platform alarm is swallowed as best effort, so the transaction is reported committed although it did not commit what the call reported",
   breaks: ["ALM-004", "ALM-006", "ALM-042", "ALM-051"],
   pieces: {
     reconcile: (runtime) => {
