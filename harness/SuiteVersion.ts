@@ -91,8 +91,11 @@
  * judged as if the statement had not failed; Postgres's meaning (the transaction aborted) stays on
  * the Postgres backends. Cron's appended failed tick write gains a third kind, one in three: the
  * rewrite of a delivered tick (N8, settleFired).
+ * 0.24.0 appends, to half the `clocks/concurrent` scenarios, two first reads of one completion at
+ * once: the read that starts first held before its transaction while virtual time moves on, and the
+ * other process reading to completion (C7, `properties/clocks/resultRace.ts`).
  */
-export const SUITE_VERSION = "0.23.0"
+export const SUITE_VERSION = "0.24.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

@@ -46,6 +46,7 @@ export const operationAlternatives = (state: ModelState, operation: Operation): 
       if (operation.command.fault?.phase === "readFails") return failedReadAlternatives(operation)
       return passOrders(state, operation)
     case "advance":
+    case "resultRace":
       return passOrders(state, operation)
     case "deferredResult": {
       const consumed = state.deferreds[keyOf(operation.command.exec, operation.command.deferred)]?.consumedAtMs != null

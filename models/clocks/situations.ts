@@ -11,7 +11,7 @@
  */
 import { FAULT_SITUATIONS } from "../../harness/Faults.ts"
 import { keyOf } from "./keys.ts"
-import type { ModelState, Operation, StepOutcome } from "./types.ts"
+import type { Command, ModelState, Operation, StepOutcome } from "./types.ts"
 
 /** Every situation, in the order the coverage table lists them. */
 export const CLOCKS_SITUATIONS = [
@@ -34,6 +34,7 @@ export const CLOCKS_SITUATIONS = [
   "resultNone",
   "resultFirstConsumption",
   "resultReplayed",
+  "resultRaceHeld",
   // C10 fires and the idempotent fire
   "fireCompletesClock",
   "fireFindsClockCompleted",
@@ -148,6 +149,17 @@ export const raceSituation = (outcome: StepOutcome, overlapped: boolean): Readon
   if (outcome.race === null) return []
   if (overlapped) return ["fireRaceOverlapped"]
   return [outcome.race.lagMs > 0 ? "fireRaceHeld" : "fireRaceAtOnce"]
+}
+
+/**
+ * The situation of a reading race as the harness realised it: the held read paused before its
+ * transaction while the other process made the deferred's first consumption at a later time; none
+ * when the held read ran through, or the deferred was absent or already consumed.
+ */
+export const resultRaceSituation = (before: ModelState, command: Command, realised: { readonly held: boolean } | null): ReadonlyArray<ClocksSituation> => {
+  if (realised === null || !realised.held || command.op !== "resultRace" || command.lagMs <= 0) return []
+  const row = before.deferreds[keyOf(command.exec, command.deferred)]
+  return row !== undefined && row.consumedAtMs === null ? ["resultRaceHeld"] : []
 }
 
 /**

@@ -56,7 +56,9 @@ const execute = (run: Run, command: Command, effectRecordsInJournalTransactions:
       return success(outcome)
     }
     case "deferredResult":
-      return success(deferredResult(run, command.exec, command.deferred))
+      return success(deferredResult(run, "A", command.exec, command.deferred))
+    case "resultRace":
+      return success(resultRace(run, command))
     case "sweep":
       if (command.process === "B") run.state.processB = true
       run.sweep(command.process, command.withFlow, command.flow)
@@ -93,16 +95,16 @@ const schedule = (run: Run, process: ProcessName, exec: string, clockName: strin
   run.arm(process, key)
 }
 
-/** C7: the stored exit, with its first consumption recorded once. */
-const deferredResult = (run: Run, exec: string, deferred: string): Json => {
+/** C7: the stored exit as `process` reads it, with its first consumption recorded once. */
+const deferredResult = (run: Run, process: ProcessName, exec: string, deferred: string): Json => {
   run.reached.add("C7")
   const row = run.state.deferreds[keyOf(exec, deferred)]
   if (row === undefined) return { _tag: "None" }
-  run.transaction("A", (draft) => {
+  run.transaction(process, (draft) => {
     const current = draft.deferreds[keyOf(exec, deferred)]!
     if (current.consumedAtMs !== null) return
     draft.deferreds[keyOf(exec, deferred)] = { ...current, consumedAtMs: draft.nowMs }
-    run.emit("A", draft, consumedIdentity(exec, deferred), EVENT.deferredConsumed, {
+    run.emit(process, draft, consumedIdentity(exec, deferred), EVENT.deferredConsumed, {
       flowName: "flow",
       executionId: exec,
       deferredName: deferred,
@@ -110,6 +112,23 @@ const deferredResult = (run: Run, exec: string, deferred: string): Json => {
     })
   })
   return { _tag: "Some", value: row.exit }
+}
+
+/**
+ * Both processes' reads of one deferred (`resultRace`), as `{A, B}` results. The held read found the
+ * row (or none) before time moved on; `first` reads after the lag and records the first consumption;
+ * the held one then finds it recorded. Ran through: the held read finished before time moved on.
+ */
+const resultRace = (run: Run, command: Extract<Command, { op: "resultRace" }>): Json => {
+  run.state.processB = true
+  const held = otherProcess(command.first)
+  const results: Record<ProcessName, Json> = { A: null, B: null }
+  if (command.heldRanThrough === true) results[held] = deferredResult(run, held, command.exec, command.deferred)
+  const seenByHeld = run.state.deferreds[keyOf(command.exec, command.deferred)] !== undefined
+  advance(run, run.state.nowMs + command.lagMs, undefined)
+  results[command.first] = deferredResult(run, command.first, command.exec, command.deferred)
+  if (command.heldRanThrough !== true) results[held] = seenByHeld ? deferredResult(run, held, command.exec, command.deferred) : { _tag: "None" }
+  return { A: results.A, B: results.B }
 }
 
 /**
@@ -240,6 +259,7 @@ const BASE_RULES: Readonly<Record<Command["op"], ObservableRules>> = {
   deferredDone: { result: ["C5"], resumes: ["C5", "B1b"], deferreds: ["C5"], clocks: ["C1"], journal: ["C5"] },
   deferredDoneIfWaiting: { result: ["C6"], resumes: ["C6"], deferreds: ["C6"], clocks: ["C1"], journal: ["C6"] },
   deferredResult: { result: ["C7"], resumes: ["C7"], deferreds: ["C7"], clocks: ["C1"], journal: ["C7"] },
+  resultRace: { result: ["C7"], resumes: ["C7", "C10"], deferreds: ["C7", "C10"], clocks: ["C1", "C10"], journal: ["C7", "C10"] },
   sweep: { result: ["C12"], resumes: ["C12", "B1d"], deferreds: ["C12", "B1c"], clocks: ["C12", "B1c"], journal: ["C12"] },
   restart: { result: ["C12"], resumes: ["C12", "B1d"], deferreds: ["C12", "B1c"], clocks: ["C12", "B1c"], journal: ["C12"] },
   advance: { result: ["C10"], resumes: ["C10"], deferreds: ["C10", "B1a"], clocks: ["C10", "B1a"], journal: ["C10"] },

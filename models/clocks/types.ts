@@ -157,6 +157,23 @@ export type Command =
   }
   | { readonly op: "deferredResult"; readonly exec: string; readonly deferred: string }
   | {
+    /**
+     * Both processes read one deferred at once (C7: its first read records consumption once). The
+     * process other than `first` starts first and is held before its transaction begins, having read
+     * outside any transaction; virtual time moves on by `lagMs` (timers fire as in an advance); then
+     * `first` reads to completion, and the held one is released. `first` consumes, at the later time;
+     * the held one returns the stored exit and records nothing. `heldRanThrough` (set by the harness,
+     * never drawn): the held read began no transaction the harness could hold, so it ran to completion
+     * before time moved on.
+     */
+    readonly op: "resultRace"
+    readonly exec: string
+    readonly deferred: string
+    readonly first: ProcessName
+    readonly lagMs: number
+    readonly heldRanThrough?: boolean
+  }
+  | {
     readonly op: "sweep"
     readonly process: ProcessName
     readonly withFlow: boolean

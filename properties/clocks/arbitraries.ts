@@ -364,9 +364,25 @@ export const clocksScenario = (shape: ScenarioShape): fc.Arbitrary<ClocksScenari
   const faulted = !shape.statementFaults
     ? commands
     : fc.tuple(commands, clocksStatementFaults).map(([drawn, statementFaults]) => withStatementFaults(drawn, statementFaults, (command) => faultable(shape, command)))
+  if (shape.races) return fc.tuple(faulted, appendedRaceUnit).map(([drawn, appended]) => ({ commands: [...drawn, ...appended] }))
   if (!shape.appendedFaultUnits) return faulted.map((drawn) => ({ commands: drawn }))
   return fc.tuple(faulted, appendedFaultUnit).map(([drawn, appended]) => ({ commands: [...drawn, ...appended] }))
 }
+
+/**
+ * C7 under two first reads at once (`resultRace.ts`): a completion, then both processes read it, the
+ * one that starts first held before its transaction while virtual time moves on by 1 s, 1 ms or 45 s
+ * (past a pending clock's deadline) and the other reads to completion, A's or B's first. The first
+ * consumption is the later read's, at the later time; the held read must change nothing.
+ */
+const resultRaceTimeline: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.tuple(exec, value, fc.constantFrom<ProcessName>("A", "B"), fc.constantFrom(1_000, 1, 45_000))
+  .map(([e, v, first, lagMs]) => [deferredDone(e, "sig", v), { op: "resultRace", exec: e, deferred: "sig", first, lagMs }])
+
+/**
+ * In half the race scenarios a reading race (`resultRaceTimeline`), drawn after every other draw and
+ * appended, so no earlier draw or step of a scenario moves. Shrinks toward none.
+ */
+const appendedRaceUnit: fc.Arbitrary<ReadonlyArray<FaultedCommand>> = fc.oneof(fc.constant<ReadonlyArray<FaultedCommand>>([]), resultRaceTimeline)
 
 /**
  * C12 under a storage outage at startup: a pending clock and an unconsumed completion, then a restart

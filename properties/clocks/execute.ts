@@ -27,6 +27,7 @@ import {
   operationAlternatives,
   otherProcess,
   raceSituation,
+  resultRaceSituation,
   scheduleRaceSituation,
   type StepOutcome
 } from "../../models/clocks/index.ts"
@@ -41,6 +42,7 @@ import { livenessPhase, type LivenessContext } from "./livenessPhase.ts"
 import { spanCheck } from "./spanCheck.ts"
 import { observeRows } from "./observe.ts"
 import type { RaceReport } from "./race.ts"
+import type { ResultRaceReport } from "./resultRace.ts"
 import type { ScheduleRaceReport } from "./scheduleRace.ts"
 import { type ClocksSession, openClocksSession } from "./session.ts"
 
@@ -85,6 +87,18 @@ const asRaced = (command: FaultedCommand, report: RaceReport | null): FaultedCom
   if (report === null || command.op !== "advance" || command.race === undefined) return command
   if (!report.realized) return withoutRace(command)
   return report.holdDropped ? { ...command, race: { ...command.race, lagMs: 0, overlap: false } } : command
+}
+
+/** A reading race whose held read never paused (it began no transaction): it ran through before time moved on. */
+const asResultRaced = (command: FaultedCommand, report: ResultRaceReport | null): FaultedCommand =>
+  report !== null && !report.held && command.op === "resultRace" ? { ...command, heldRanThrough: true } : command
+
+/** A reading race in plain words, for the counterexample. */
+const resultRaceWords = (command: FaultedCommand, report: ResultRaceReport): string => {
+  if (command.op !== "resultRace") return ""
+  const held = otherProcess(command.first)
+  if (!report.held) return `reading race of ${command.exec}/${command.deferred}: ${held}'s read ran through (it began no transaction the harness could hold), then ${command.first}'s ${command.lagMs} ms later`
+  return `reading race of ${command.exec}/${command.deferred}: ${held}'s read held before its transaction while time moved on ${command.lagMs} ms and ${command.first} read`
 }
 
 /**
@@ -158,10 +172,11 @@ const commandStep = (
     const result = yield* session.call(raced.faultVoided ? withoutStorageFault(command) : command, index, raced.fireInstantsMs, raced.race, expected)
     const race = session.lastRace()
     const scheduleRace = session.lastScheduleRace()
+    const resultRace = session.lastResultRace()
     const waitingStop = session.lastWaitingStop()
     /** The command as the harness realised it: its race (`asRaced`), when its run stopped waiting, and without a read fault that did not strike. */
     const asRun = (generated: FaultedCommand): FaultedCommand => {
-      const realised = asWaitingStopped(asRaced(generated, race), waitingStop)
+      const realised = asResultRaced(asWaitingStopped(asRaced(generated, race), waitingStop), resultRace)
       return faultNotMet ? withoutStorageFault(realised) : realised
     }
     if (command.op === "rewind") state.memory.completions.delete(keyOf(command.exec, command.deferred))
@@ -186,7 +201,7 @@ const commandStep = (
     // statement the call went on past and committed (SQLite's meaning) is judged as if it had not failed.
     const readMissed = command.fault?.phase === "readFails" && session.lastFault()?.struck === undefined
     const faultNotMet = readMissed || session.lastFault()?.recovered === true
-    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || stoppedAfterInstead(command, waitingStop) || faultNotMet
+    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || stoppedAfterInstead(command, waitingStop) || faultNotMet || resultRace?.held === false
     // An alternative is told the storage fault as the harness injected it: none when the canonical prediction
     // voided it. (An alternative that voids a fault the harness did inject predicts the body's own failure
     // first, one of the two outcomes that are then right.)
@@ -209,7 +224,8 @@ const commandStep = (
     const fault = [
       faultWords(command, outcome.faultVoided, session.lastFault()),
       race === null ? undefined : raceWords(raced, race),
-      scheduleRace === null ? undefined : scheduleRaceWords(command, scheduleRace)
+      scheduleRace === null ? undefined : scheduleRaceWords(command, scheduleRace),
+      resultRace === null ? undefined : resultRaceWords(command, resultRace)
     ].filter((words) => words !== undefined).join("; ") || undefined
     const executed: ExecutedStep = {
       record: {
@@ -225,7 +241,7 @@ const commandStep = (
       checks: spans === undefined ? checks : [...checks, spans],
       covered: coveredBy([...outcome.reached, ...(outcome.resumes.length > 0 ? ["C5"] : []), ...(spans === undefined ? [] : [CLOCKS_SPAN_RULE])], comparison),
       // The race counts as it ran: the judged prediction's race is the realised one (`asRaced`).
-      situations: [...clocksSituations(before, { command, atMs }, outcome), ...raceSituation(outcome, race?.overlapped === true), ...scheduleRaceSituation(scheduleRace), ...(waitingStop === "atBegin" ? ["completeIfWaitingStoppedAtBegin" as const] : [])],
+      situations: [...clocksSituations(before, { command, atMs }, outcome), ...raceSituation(outcome, race?.overlapped === true), ...scheduleRaceSituation(scheduleRace), ...resultRaceSituation(before, command, resultRace), ...(waitingStop === "atBegin" ? ["completeIfWaitingStoppedAtBegin" as const] : [])],
       described: `${clocksModel.describeOperation({ command, atMs })}${fault === undefined ? "" : ` (${fault})`}`
     }
     return executed

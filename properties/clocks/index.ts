@@ -13,6 +13,8 @@
  *   locks the second may run into the first's open transaction (a lock wait seen through
  *   `pg_blocking_pids`). Both processes also schedule one clock at once (`scheduleRace.ts`, C8): one
  *   after the other, or on such engines the second's transaction running into the first's open one.
+ *   In half the scenarios both then read one completion at once (`resultRace.ts`, C7): the read that
+ *   starts first is held before its transaction while virtual time moves on and the other reads.
  *   Three connections: A's, B's and the observer's.
  * - `clocks/liveness`: faults, the idempotence guarantee's invariants after every step (no model),
  *   then the run to quiescence and the liveness requirements (`harness/Liveness.ts`).

@@ -30,6 +30,7 @@ import type { ClocksImplementation, ClocksService, ResumeReason } from "../../su
 import { clocksDialect } from "../../subjects/clocks/dialect.ts"
 import { type JournalControls, makeHarnessJournal, type SharedJournalState } from "./journalHarness.ts"
 import { armRace, type OverlapConnections, type RaceContext, type RaceReport, releaseHeld, runRace } from "./race.ts"
+import { runResultRace, type ResultRaceReport } from "./resultRace.ts"
 import { runScheduleRace, scheduleOn, type ScheduleRaceReport } from "./scheduleRace.ts"
 
 /**
@@ -117,6 +118,8 @@ export interface ClocksSession {
   readonly lastRace: () => RaceReport | null
   /** What the last call's scheduling race did (null: it was none). */
   readonly lastScheduleRace: () => ScheduleRaceReport | null
+  /** What the last step's reading race did, or null when the step had none. */
+  readonly lastResultRace: () => ResultRaceReport | null
   /** When the last call's run stopped waiting (`deferredDoneIfWaiting` with `stopsWaiting`; null: no such call). */
   readonly lastWaitingStop: () => "atBegin" | "after" | null
   /**
@@ -154,6 +157,13 @@ export const errorName = (error: unknown): Json => {
   return typeof reason === "string" ? `${(error as { _tag: string })._tag}:${reason}` : (error as { _tag: string })._tag
 }
 
+/** `deferredResult` of `deferred` as a flow instance of execution `exec` in `FLOW` calls it: Some(exit) or None. */
+const readOn = (service: ClocksService, exec: string, deferred: string): Effect.Effect<Json, unknown> =>
+  Effect.map(
+    service.deferredResult({ name: deferred }).pipe(Effect.provideService(UpstreamFlowInstance, { flow: { _tag: FLOW }, executionId: exec })) as Effect.Effect<Option.Option<unknown>, never>,
+    (exit): Json => (Option.isSome(exit) ? { _tag: "Some", value: exit.value as Json } : { _tag: "None" })
+  )
+
 /** Opens the session for `implementation` on the environment's database. */
 export const openClocksSession = (implementation: ClocksImplementation, environment: ExecutionEnvironment): Effect.Effect<ClocksSession, HarnessError> =>
   Effect.gen(function*() {
@@ -170,6 +180,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     let effectRuns = 0
     let lastRace: RaceReport | null = null
     let lastScheduleRace: ScheduleRaceReport | null = null
+    let lastResultRace: ResultRaceReport | null = null
     let lastWaitingStop: "atBegin" | "after" | null = null
     let lastFault: FaultAsStruck | undefined = undefined
     let lastSpans: ReadonlyArray<string> = []
@@ -192,9 +203,13 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
     let racePointsOn = false
     const beforeBegin = () => (racePointsOn ? hooks.service.at(BEFORE_BEGIN_POINT) : Effect.void)
     const withRacePoints = <A, E, R>(advance: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      withBeginPoints(withBoundaryPoints(boundary, everyOperationsBeforeCommit(hooks), withBoundaryPoints(boundaryB, everyOperationsBeforeCommit(hooks), advance)))
+
+    /** `effect` with every outermost transaction's point before BEGIN reaching the scripted controller. */
+    const withBeginPoints = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       Effect.suspend(() => {
         racePointsOn = true
-        return withBoundaryPoints(boundary, everyOperationsBeforeCommit(hooks), withBoundaryPoints(boundaryB, everyOperationsBeforeCommit(hooks), advance))
+        return effect
       }).pipe(Effect.ensuring(Effect.sync(() => {
         racePointsOn = false
       })))
@@ -344,11 +359,16 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
             })
             return yield* command.stopsWaiting === "atBegin" ? stopWaitingAtBegin(command.exec, completion) : completion
           }
-          case "deferredResult": {
-            const exit = yield* service.deferredResult({ name: command.deferred }).pipe(
-              Effect.provideService(UpstreamFlowInstance, { flow: { _tag: FLOW }, executionId: command.exec })
-            ) as Effect.Effect<Option.Option<unknown>, never>
-            return Option.isSome(exit) ? { _tag: "Some", value: exit.value as Json } : { _tag: "None" }
+          case "deferredResult":
+            return yield* readOn(service, command.exec, command.deferred)
+          case "resultRace": {
+            const services = { A: processA.service, B: (yield* processOf("B")).service }
+            const readAs = (name: ProcessName) => withLogsTo(readOn(services[name], command.exec, command.deferred), logger)
+            const lag = Effect.suspend(() => Effect.flatMap(nowMs, (startMs) => advanceThrough(waypointsMs, startMs + command.lagMs, null, targets)))
+            const context = { hooks, readAs, readLabelled: (name: ProcessName) => as(name, readAs(name)), lag, withBeginPoints }
+            return yield* runResultRace(context, command, (report) => {
+              lastResultRace = report
+            })
           }
           case "sweep":
             yield* as(command.process, (yield* processOf(command.process)).service.sweepDue(command.withFlow ? (command.flow ?? FLOW) : undefined))
@@ -397,6 +417,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         const targets = waypointTargetsOf(expected, resumes.length, processA.probe.started())
         lastRace = null
         lastScheduleRace = null
+        lastResultRace = null
         lastWaitingStop = null
         lastFault = undefined
         lastSpans = []
@@ -443,6 +464,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
       call,
       lastRace: () => lastRace,
       lastScheduleRace: () => lastScheduleRace,
+      lastResultRace: () => lastResultRace,
       lastWaitingStop: () => lastWaitingStop,
       lastFault: () => lastFault,
       lastSpans: () => lastSpans,
