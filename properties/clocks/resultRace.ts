@@ -37,8 +37,8 @@ export interface ResultRaceContext {
   readonly hooks: ScriptedHooks
   /** Process `name`'s `deferredResult` of the command's deferred, unlabelled (the race labels the held one). */
   readonly readAs: (name: ProcessName) => Effect.Effect<Json, unknown>
-  /** Process `name`'s read, labelled as that process. */
-  readonly readLabelled: (name: ProcessName) => Effect.Effect<Json, unknown>
+  /** Runs `effect` as process `name`'s (its label, its logger). */
+  readonly as: <A, E, R>(name: ProcessName, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** Moves virtual time on by the command's lag, firing what falls due, and waits for quiet. */
   readonly lag: Effect.Effect<void, unknown>
   /** Runs `effect` with the transaction probe's point before BEGIN reaching the scripted controller. */
@@ -46,15 +46,12 @@ export interface ResultRaceContext {
 }
 
 /** Both reads' values as `{A, B}`, or the first failure, `first`'s before the held one's. */
-const bothOrFailure = (first: ProcessName, exits: Readonly<Record<ProcessName, Exit.Exit<Json, unknown>>>): Effect.Effect<Json, unknown> => {
-  const held = otherProcess(first)
-  for (const name of [first, held]) {
-    const exit = exits[name]
-    if (Exit.isFailure(exit)) return Effect.failCause(exit.cause)
-  }
-  const value = (name: ProcessName) => (exits[name] as Exit.Success<Json>).value
-  return Effect.succeed({ A: value("A"), B: value("B") })
-}
+const bothOrFailure = (first: ProcessName, firstExit: Exit.Exit<Json, unknown>, heldExit: Exit.Exit<Json, unknown>): Effect.Effect<Json, unknown> =>
+  Effect.gen(function*() {
+    const firstValue = yield* firstExit
+    const heldValue = yield* heldExit
+    return first === "A" ? { A: firstValue, B: heldValue } : { A: heldValue, B: firstValue }
+  })
 
 /**
  * Runs the race of `command` (see the module comment); its result is `{A, B}`, each read's value, or
@@ -66,7 +63,7 @@ export const runResultRace = (context: ResultRaceContext, command: ResultRaceCom
     const heldRead = yield* context.withBeginPoints(startPaused(context.hooks, HELD_READ_LABEL, BEFORE_BEGIN_POINT, context.readAs(held)))
     report({ held: heldRead.paused })
     yield* context.lag
-    const firstExit = yield* Effect.exit(context.readLabelled(command.first))
+    const firstExit = yield* Effect.exit(context.as(command.first, context.readAs(command.first)))
     const heldExit = yield* finish(context.hooks, heldRead)
-    return yield* bothOrFailure(command.first, { [command.first]: firstExit, [held]: heldExit } as Record<ProcessName, Exit.Exit<Json, unknown>>)
+    return yield* bothOrFailure(command.first, firstExit, heldExit)
   })

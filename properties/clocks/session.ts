@@ -272,6 +272,9 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         return processB
       })
 
+    /** Both processes' services, building process B on first use. */
+    const bothServices = Effect.suspend(() => Effect.map(processOf("B"), (processB) => ({ A: processA.service, B: processB.service })))
+
     /** Quiet for as long as late work is given: `MAX_SETTLE_TURNS` turns more after the first quiet one. */
     const patience = Effect.suspend(() => Effect.asVoid(settleUntil(probes(), () => false)))
     const raceContext: RaceContext = { hooks, settle: Effect.suspend(() => quietNow()), patience, overlap }
@@ -334,7 +337,7 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
             yield* scheduleOn(service, command.exec, command.clock, command.durationMs)
             return null
           case "scheduleRace": {
-            const services = { A: processA.service, B: (yield* processOf("B")).service }
+            const services = yield* bothServices
             return yield* runScheduleRace({ hooks, boundaries: { A: boundary, B: boundaryB }, services, as, overlap }, command, (report) => {
               lastScheduleRace = report
             })
@@ -362,10 +365,10 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
           case "deferredResult":
             return yield* readOn(service, command.exec, command.deferred)
           case "resultRace": {
-            const services = { A: processA.service, B: (yield* processOf("B")).service }
+            const services = yield* bothServices
             const readAs = (name: ProcessName) => withLogsTo(readOn(services[name], command.exec, command.deferred), logger)
             const lag = Effect.suspend(() => Effect.flatMap(nowMs, (startMs) => advanceThrough(waypointsMs, startMs + command.lagMs, null, targets)))
-            const context = { hooks, readAs, readLabelled: (name: ProcessName) => as(name, readAs(name)), lag, withBeginPoints }
+            const context = { hooks, readAs, as, lag, withBeginPoints }
             return yield* runResultRace(context, command, (report) => {
               lastResultRace = report
             })
