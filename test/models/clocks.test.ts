@@ -15,19 +15,12 @@ import {
   OTHER_FLOW,
   retryDelayMs
 } from "../../models/clocks/index.ts"
+import { runClocksModel } from "../support/clocksModelRun.ts"
 
 const T0 = 1_000_000
 
-/** Steps `commands` in order from the initial state, each at the model's current time. */
-const run = (commands: ReadonlyArray<FaultedCommand>, from: ModelState = clocksModel.init(T0)) => {
-  let state = from
-  const outcomes = commands.map((command) => {
-    const outcome = clocksModel.step(state, { command, atMs: state.nowMs })
-    state = outcome.state
-    return outcome
-  })
-  return { state, outcomes }
-}
+/** Steps `commands` in order from the initial state at `T0`, each at the model's current time. */
+const run = (commands: ReadonlyArray<FaultedCommand>, from: ModelState = clocksModel.init(T0)) => runClocksModel(commands, from)
 
 describe("clocks model", () => {
   it("first writer wins: a repeat answers Existing, keeps the first value and still resumes", () => {

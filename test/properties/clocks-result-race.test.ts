@@ -13,10 +13,11 @@ import { bugs as clocksBlindBugs } from "../../blind-bugs/clocks-3.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario } from "../../harness/Runner.ts"
 import { propertyById } from "../../harness/Suite.ts"
-import { type Command, initialState, type ModelState, step } from "../../models/clocks/index.ts"
+import type { Command } from "../../models/clocks/index.ts"
 import { clocksSuite } from "../../properties/clocks/index.ts"
 import type { ClocksImplementation } from "../../subjects/clocks/api.ts"
 import { useBlindCopy } from "../support/blindCopy.ts"
+import { runClocksModel } from "../support/clocksModelRun.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
 
 const adapters = useNodeAdapters()
@@ -28,25 +29,16 @@ const race = (first: "A" | "B", lagMs: number): ReadonlyArray<Command> => [
   { op: "resultRace", exec: "e1", deferred: "sig", first, lagMs }
 ]
 
-const stepAll = (commands: ReadonlyArray<Command>) => {
-  let state: ModelState = initialState()
-  return commands.map((command) => {
-    const outcome = step(state, { command, atMs: state.nowMs })
-    state = outcome.state
-    return outcome
-  })
-}
-
 describe("two first reads of one deferred at once (C7)", () => {
   it("the model records the later read's consumption once, at the later time, and both reads return the exit", () => {
-    const [, raced] = stepAll(race("B", 1_000))
+    const [, raced] = runClocksModel(race("B", 1_000)).outcomes
     const exit = { _tag: "Some", value: { _tag: "Success", value: 1 } }
     expect(raced!.result).toEqual({ _tag: "Success", value: { A: exit, B: exit } })
     expect(Object.values(raced!.state.deferreds)[0]!.consumedAtMs).toBe(1_000)
     const consumed = Object.values(raced!.state.journal).filter((record) => record.eventType.includes("consumed"))
     expect(consumed).toHaveLength(1)
     expect(raced!.state.nowMs).toBe(1_000)
-    const [, ranThrough] = stepAll([race("B", 1_000)[0]!, { ...race("B", 1_000)[1]!, heldRanThrough: true } as Command])
+    const [, ranThrough] = runClocksModel([race("B", 1_000)[0]!, { ...race("B", 1_000)[1]!, heldRanThrough: true } as Command]).outcomes
     expect(Object.values(ranThrough!.state.deferreds)[0]!.consumedAtMs).toBe(0)
   })
 

@@ -14,6 +14,7 @@ import { executeScenario } from "../../harness/Runner.ts"
 import { type FaultedCommand, initialState, step } from "../../models/clocks/index.ts"
 import { clocksSuite } from "../../properties/clocks/index.ts"
 import { consumeSwallowsStatementFailure } from "../known-bad/clocks/consume-swallows-statement-failure.ts"
+import { runClocksModel } from "../support/clocksModelRun.ts"
 import { NODE_ADAPTER_NAMES, useNodeAdapters } from "../support/nodeAdapters.ts"
 import { propertyById } from "../../harness/Suite.ts"
 
@@ -67,12 +68,7 @@ describe("clocks when a statement of a transaction fails", () => {
     expect(read.result).toEqual({ _tag: "Failure", error: "SqlError" })
     expect(read.faultVoided).toBe(false)
     expect(read.state).toEqual(completed.state)
-    let state = initialState()
-    const outcomes = CONFLICT.map((command) => {
-      const outcome = step(state, { command, atMs: 0 })
-      state = outcome.state
-      return outcome
-    })
+    const { outcomes } = runClocksModel(CONFLICT)
     expect(outcomes[2]!.result).toEqual({ _tag: "Failure", error: "JournalError:idempotency_conflict" })
     expect(outcomes[2]!.faultVoided).toBe(true)
   })
