@@ -9,7 +9,8 @@
  * until every probe is idle and nothing new started across one event-loop turn: it waits on the
  * in-flight counter (no polling while a transaction runs) and uses `setImmediate` turns where the host
  * has them, so a step on an in-process engine costs microseconds, not timer ticks. It never decides an
- * order, and it gives up after a bounded number of turns (the caller reports a runaway).
+ * order, and it gives up after a bounded number of turns (the caller reports a runaway). A transaction
+ * the harness holds paused inside (`hold`, a race's) is left out of quiet until it is released.
  *
  * @example
  * ```ts
@@ -29,12 +30,20 @@ export interface TransactionProbe {
   readonly sql: SqlClient.SqlClient
   /** The probe in the shape `Quiescence.awaitQuiet` watches. */
   readonly probe: ActivityProbe
-  /** Outermost transactions currently running. */
+  /** Outermost transactions currently running, less the ones the harness holds (`hold`). */
   readonly inFlight: () => number
   /** Outermost transactions started since the probe was made. */
   readonly started: () => number
-  /** Completes when no transaction is in flight (at once when idle). */
+  /** Completes when no transaction is in flight but the held ones (at once when idle). */
   readonly idle: Effect.Effect<void>
+  /**
+   * Counts one transaction in flight as held by the harness (paused at a point inside it until the
+   * harness releases it), so quiet excludes it and the rest of the system can go quiet around it.
+   * `release` undoes one `hold`, before the harness lets the transaction go on.
+   */
+  readonly hold: () => void
+  /** Undoes one `hold`. */
+  readonly release: () => void
 }
 
 /**
@@ -45,15 +54,30 @@ export interface TransactionProbe {
  */
 export const makeTransactionProbe = (inner: SqlClient.SqlClient, beforeBegin: () => Effect.Effect<void> = () => Effect.void): TransactionProbe => {
   let inFlight = 0
+  let held = 0
   let started = 0
   let waiters: Array<Deferred.Deferred<void>> = []
-  const finished = Effect.sync(() => {
-    inFlight--
-    if (inFlight > 0) return
+  /** In flight and not held by the harness. */
+  const running = () => inFlight - held
+  const wakeIfIdle = () => {
+    if (running() > 0) return
     const ready = waiters
     waiters = []
     for (const waiter of ready) Deferred.doneUnsafe(waiter, Exit.void)
+  }
+  const finished = Effect.sync(() => {
+    inFlight--
+    wakeIfIdle()
   })
+  const hold = () => {
+    if (held >= inFlight) throw new Error(`TransactionProbe.hold: ${held} of ${inFlight} transactions in flight are held already; hold only a transaction paused inside`)
+    held++
+    wakeIfIdle()
+  }
+  const release = () => {
+    if (held === 0) throw new Error("TransactionProbe.release without a hold")
+    held--
+  }
   const withTransaction = <A, E, R>(body: Effect.Effect<A, E, R>) =>
     Effect.flatMap(Effect.serviceOption(inner.transactionService), (open) =>
       Option.isSome(open)
@@ -71,12 +95,12 @@ export const makeTransactionProbe = (inner: SqlClient.SqlClient, beforeBegin: ()
     }
   })
   const idle = Effect.suspend(() => {
-    if (inFlight === 0) return Effect.void
+    if (running() === 0) return Effect.void
     const waiter = Deferred.makeUnsafe<void>()
     waiters.push(waiter)
     return Deferred.await(waiter)
   })
-  return { sql, probe: { busy: () => inFlight > 0, activity: () => started }, inFlight: () => inFlight, started: () => started, idle }
+  return { sql, probe: { busy: () => running() > 0, activity: () => started }, inFlight: running, started: () => started, idle, hold, release }
 }
 
 /** Bound on event-loop turns one `settleTransactions` waits (a busy loop in an implementation ends it). */

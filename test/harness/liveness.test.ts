@@ -4,7 +4,7 @@
  * `maxRounds`; a system still active at the bound is reported stalled; predicate violations become
  * checks that the model-based loop turns into a divergence attributed through the subject's rules.
  */
-import { Effect } from "effect"
+import { Deferred, Effect, Exit, Fiber } from "effect"
 import { describe, expect, it } from "vitest"
 import { livenessStep, runToQuiescence } from "../../harness/Liveness.ts"
 import { divergenceOf, firstMismatch } from "../../harness/ModelBased.ts"
@@ -89,5 +89,26 @@ describe("TransactionProbe", () => {
       return { started: tap.started(), inFlight: tap.inFlight(), settled }
     })))
     expect(counts).toMatchObject({ started: 2, inFlight: 0, settled: { quiet: true } })
+  })
+
+  it("settles around a transaction the harness holds inside, and counts it again once released", async () => {
+    const seen = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const database = yield* makeSqliteAdapter().open()
+      const tap = makeTransactionProbe(database.sql)
+      const inside = yield* Deferred.make<void>()
+      const gate = yield* Deferred.make<void>()
+      const fiber = yield* Effect.forkChild(tap.sql.withTransaction(Effect.andThen(Deferred.succeed(inside, undefined), Deferred.await(gate))))
+      yield* Deferred.await(inside)
+      const busyInside = tap.probe.busy()
+      tap.hold()
+      const held = yield* settleTransactions([tap])
+      tap.release()
+      const busyAgain = tap.probe.busy()
+      yield* Deferred.succeed(gate, undefined)
+      yield* Fiber.join(fiber)
+      const done = yield* settleTransactions([tap])
+      return { busyInside, held, busyAgain, done, tooMany: Exit.isFailure(Effect.runSyncExit(Effect.sync(() => tap.hold()))) }
+    })))
+    expect(seen).toEqual({ busyInside: true, held: { quiet: true, turns: 1 }, busyAgain: true, done: { quiet: true, turns: 1 }, tooMany: true })
   })
 })
