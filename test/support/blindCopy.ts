@@ -1,7 +1,8 @@
 /**
  * A blind bug applied to a copy of its implementation folder, for a test that checks the suite still
- * catches it: the copy (`examples/<folder>-<pid>.blind`, gitignored, unique per process so parallel
- * test files never share one) is made before the file's tests and removed after them.
+ * catches it: the copy (`examples/<folder>-<bug>-<pid>.blind`, gitignored, unique per bug and process so
+ * parallel test files, and two bugs in one file, never share one: a module is loaded once per path) is
+ * made before the file's tests and removed after them.
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -27,7 +28,7 @@ export interface BlindCopy<I> {
 export const useBlindCopy = <I>(set: BlindBugSet, bugId: string): BlindCopy<I> => {
   const bug = set.bugs.find((entry) => entry.id === bugId)
   if (bug === undefined) throw new Error(`blind bug set of ${set.implementation} has no bug ${bugId}`)
-  const copy = `${set.implementation}-${process.pid}.blind`
+  const copy = `${set.implementation}-${bug.id}-${process.pid}.blind`
   let original: I | undefined
   let blind: I | undefined
   beforeAll(async () => {
