@@ -94,8 +94,12 @@
  * 0.24.0 appends, to half the `clocks/concurrent` scenarios, two first reads of one completion at
  * once: the read that starts first held before its transaction while virtual time moves on, and the
  * other process reading to completion (C7, `properties/clocks/resultRace.ts`).
+ * 0.25.0 holds that read, on a Postgres server when no timer fires during the lag, inside its open
+ * transaction before its first write (the transaction probe counting it as held), so a store that
+ * decides by a read inside its transaction is seen too; a store that locks the row makes the other
+ * read wait, and the held read is judged as committing first. No draw changes.
  */
-export const SUITE_VERSION = "0.24.0"
+export const SUITE_VERSION = "0.25.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

@@ -35,6 +35,7 @@ export const CLOCKS_SITUATIONS = [
   "resultFirstConsumption",
   "resultReplayed",
   "resultRaceHeld",
+  "resultRaceOverlapped",
   // C10 fires and the idempotent fire
   "fireCompletesClock",
   "fireFindsClockCompleted",
@@ -83,7 +84,8 @@ export const CLOCKS_FAULT_SITUATIONS: Readonly<Record<"inside" | "afterCommit" |
 /** Situations only an adapter with these capabilities can reach: an overlapped race needs two open transactions that lock rows. */
 export const CLOCKS_SITUATION_NEEDS = {
   scheduleRaceOverlapped: ["independentConnections", "rowLocks"],
-  fireRaceOverlapped: ["independentConnections", "rowLocks"]
+  fireRaceOverlapped: ["independentConnections", "rowLocks"],
+  resultRaceOverlapped: ["independentConnections", "rowLocks"]
 } as const
 
 /** The success value of a call's result, if it succeeded. */
@@ -153,13 +155,19 @@ export const raceSituation = (outcome: StepOutcome, overlapped: boolean): Readon
 
 /**
  * The situation of a reading race as the harness realised it: the held read paused before its
- * transaction while the other process made the deferred's first consumption at a later time; none
- * when the held read ran through, or the deferred was absent or already consumed.
+ * transaction (`resultRaceHeld`), or inside it before its first write (`resultRaceOverlapped`), while
+ * the other process made the deferred's first consumption at a later time; none when the held read ran
+ * through or committed first, or the deferred was absent or already consumed.
  */
-export const resultRaceSituation = (before: ModelState, command: Command, realised: { readonly held: boolean } | null): ReadonlyArray<ClocksSituation> => {
-  if (realised === null || !realised.held || command.op !== "resultRace" || command.lagMs <= 0) return []
+export const resultRaceSituation = (
+  before: ModelState,
+  command: Command,
+  realised: { readonly held: boolean; readonly overlapped: boolean; readonly heldCommittedFirst: boolean } | null
+): ReadonlyArray<ClocksSituation> => {
+  if (realised === null || !realised.held || realised.heldCommittedFirst || command.op !== "resultRace" || command.lagMs <= 0) return []
   const row = before.deferreds[keyOf(command.exec, command.deferred)]
-  return row !== undefined && row.consumedAtMs === null ? ["resultRaceHeld"] : []
+  if (row === undefined || row.consumedAtMs !== null) return []
+  return [realised.overlapped ? "resultRaceOverlapped" : "resultRaceHeld"]
 }
 
 /**

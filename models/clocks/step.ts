@@ -118,16 +118,21 @@ const deferredResult = (run: Run, process: ProcessName, exec: string, deferred: 
  * Both processes' reads of one deferred (`resultRace`), as `{A, B}` results. The held read found the
  * row (or none) before time moved on; `first` reads after the lag and records the first consumption;
  * the held one then finds it recorded. Ran through: the held read finished before time moved on.
+ * Committed first: the held read consumed first, at the time before the lag or after it, and `first`
+ * then finds it recorded.
  */
 const resultRace = (run: Run, command: Extract<Command, { op: "resultRace" }>): Json => {
   run.state.processB = true
   const held = otherProcess(command.first)
   const results: Record<ProcessName, Json> = { A: null, B: null }
-  if (command.heldRanThrough === true) results[held] = deferredResult(run, held, command.exec, command.deferred)
+  const heldBeforeLag = command.heldRanThrough === true || command.heldCommittedFirst === "atStart"
+  if (heldBeforeLag) results[held] = deferredResult(run, held, command.exec, command.deferred)
   const seenByHeld = run.state.deferreds[keyOf(command.exec, command.deferred)] !== undefined
   advance(run, run.state.nowMs + command.lagMs, undefined)
+  const heldRead = () => (seenByHeld ? deferredResult(run, held, command.exec, command.deferred) : { _tag: "None" })
+  if (command.heldCommittedFirst === "afterLag") results[held] = heldRead()
   results[command.first] = deferredResult(run, command.first, command.exec, command.deferred)
-  if (command.heldRanThrough !== true) results[held] = seenByHeld ? deferredResult(run, held, command.exec, command.deferred) : { _tag: "None" }
+  if (!heldBeforeLag && command.heldCommittedFirst !== "afterLag") results[held] = heldRead()
   return { A: results.A, B: results.B }
 }
 

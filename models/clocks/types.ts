@@ -164,7 +164,10 @@ export type Command =
      * `first` reads to completion, and the held one is released. `first` consumes, at the later time;
      * the held one returns the stored exit and records nothing. `heldRanThrough` (set by the harness,
      * never drawn): the held read began no transaction the harness could hold, so it ran to completion
-     * before time moved on.
+     * before time moved on. `heldCommittedFirst` (set by the harness, never drawn): the held read was
+     * held inside its transaction, after its read, and `first` waited on it, so the held one committed
+     * first, with the time it took before the lag (`"atStart"`) or after it (`"afterLag"`: no rule says
+     * when within its transaction an engine reads the clock).
      */
     readonly op: "resultRace"
     readonly exec: string
@@ -172,6 +175,7 @@ export type Command =
     readonly first: ProcessName
     readonly lagMs: number
     readonly heldRanThrough?: boolean
+    readonly heldCommittedFirst?: "atStart" | "afterLag"
   }
   | {
     readonly op: "sweep"

@@ -89,16 +89,33 @@ const asRaced = (command: FaultedCommand, report: RaceReport | null): FaultedCom
   return report.holdDropped ? { ...command, race: { ...command.race, lagMs: 0, overlap: false } } : command
 }
 
-/** A reading race whose held read never paused (it began no transaction): it ran through before time moved on. */
-const asResultRaced = (command: FaultedCommand, report: ResultRaceReport | null): FaultedCommand =>
-  report !== null && !report.held && command.op === "resultRace" ? { ...command, heldRanThrough: true } : command
+/**
+ * A reading race as the harness ran it: a held read that never paused (it began no transaction, or
+ * wrote nothing in one) ran through before time moved on; one held inside its transaction that `first`
+ * waited on committed first (with its time from before the lag, unless an alternative says after).
+ */
+const asResultRaced = (command: FaultedCommand, report: ResultRaceReport | null): FaultedCommand => {
+  if (report === null || command.op !== "resultRace") return command
+  if (!report.held) return { ...command, heldRanThrough: true }
+  return report.heldCommittedFirst && command.heldCommittedFirst === undefined ? { ...command, heldCommittedFirst: "atStart" } : command
+}
+
+/** A reading race whose held read committed first is judged also with the held read's time taken after the lag. */
+const heldFirstAlternatives = (operation: Operation, report: ResultRaceReport | null): ReadonlyArray<Operation> => {
+  const command = operation.command
+  if (report === null || !report.heldCommittedFirst || command.op !== "resultRace") return []
+  return [{ ...operation, command: { ...command, heldCommittedFirst: "afterLag" } }]
+}
 
 /** A reading race in plain words, for the counterexample. */
 const resultRaceWords = (command: FaultedCommand, report: ResultRaceReport): string => {
   if (command.op !== "resultRace") return ""
   const held = otherProcess(command.first)
-  if (!report.held) return `reading race of ${command.exec}/${command.deferred}: ${held}'s read ran through (it began no transaction the harness could hold), then ${command.first}'s ${command.lagMs} ms later`
-  return `reading race of ${command.exec}/${command.deferred}: ${held}'s read held before its transaction while time moved on ${command.lagMs} ms and ${command.first} read`
+  const race = `reading race of ${command.exec}/${command.deferred}`
+  if (!report.held) return `${race}: ${held}'s read ran through (it began no transaction the harness could hold, or wrote nothing in one), then ${command.first}'s ${command.lagMs} ms later`
+  if (!report.overlapped) return `${race}: ${held}'s read held before its transaction while time moved on ${command.lagMs} ms and ${command.first} read`
+  const then = report.heldCommittedFirst ? `${command.first}'s read waited on it, so ${held}'s committed first` : `${command.first} read to completion, then ${held}'s went on`
+  return `${race}: ${held}'s read held inside its open transaction, before its first write, while time moved on ${command.lagMs} ms; ${then}`
 }
 
 /**
@@ -201,7 +218,7 @@ const commandStep = (
     // statement the call went on past and committed (SQLite's meaning) is judged as if it had not failed.
     const readMissed = command.fault?.phase === "readFails" && session.lastFault()?.struck === undefined
     const faultNotMet = readMissed || session.lastFault()?.recovered === true
-    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || stoppedAfterInstead(command, waitingStop) || faultNotMet || resultRace?.held === false
+    const ranOtherThanGenerated = (race !== null && (!race.realized || race.holdDropped)) || stoppedAfterInstead(command, waitingStop) || faultNotMet || resultRace?.held === false || resultRace?.heldCommittedFirst === true
     // An alternative is told the storage fault as the harness injected it: none when the canonical prediction
     // voided it. (An alternative that voids a fault the harness did inject predicts the body's own failure
     // first, one of the two outcomes that are then right.)
@@ -215,7 +232,7 @@ const commandStep = (
     // Where the reference leaves a choice open, the step is judged by the first prediction the observation
     // agrees with (`models/clocks/alternatives.ts`); the invariants do not depend on the model, and are checked once.
     const alternatives = comparison === "model"
-      ? [...operationAlternatives(before, { command, atMs }), ...unorderedAlternatives({ command, atMs }, scheduleRace)]
+      ? [...operationAlternatives(before, { command, atMs }), ...unorderedAlternatives({ command, atMs }, scheduleRace), ...heldFirstAlternatives({ command, atMs }, resultRace)]
       : [{ command, atMs }]
     const { outcome, checks } = firstConsistent(alternatives.map((operation, alternative) => ({ operation, alternative })),
       ({ operation, alternative }) => predict(operation, alternative))

@@ -6,19 +6,35 @@
  * and fails only when two first reads interleave at different times: the later writer overwrites the
  * first consumption and records a second, conflicting one.
  *
- * The process other than `first` starts first and is held at the storage boundary's point before its
- * transaction begins (`BEFORE_BEGIN_POINT`, the transaction probe's), having made any read outside a
- * transaction; virtual time moves on by the lag (timers fire as in an advance); `first` reads to
- * completion; then the held read is released. No hook point of the implementation's is needed. A read
- * that begins no transaction never pauses: it ran through before time moved on, and the report says
- * so (`held` false), so the step is judged by that order.
+ * The process other than `first` starts first and is held; virtual time moves on by the lag (timers
+ * fire as in an advance); `first` reads to completion; then the held read is released. No hook point
+ * of the implementation's is needed. Where it is held:
+ * - **Before its transaction begins** (`BEFORE_BEGIN_POINT`, the transaction probe's), having made any
+ *   read outside a transaction. This catches a store that checks the row outside its transaction.
+ * - **Inside its transaction, before its first row write** (`BEFORE_FIRST_WRITE_POINT`, seen through
+ *   the statement watch), where the engine has independent connections and row locks (a Postgres
+ *   server) and the model says no timer fires during the lag: the held read's own connection is then
+ *   needed by nothing else. This also catches a store that checks the row inside its transaction and
+ *   then writes without the check. The transaction probe counts the held transaction as held
+ *   (`TransactionProbe.hold`), so the lag's settle goes quiet around it. `first` runs into it: when
+ *   `first` waits on the held transaction's lock (`pg_blocking_pids`), or has not finished while the
+ *   bound of polls ran out, the held read is released first and commits first (`heldCommittedFirst`).
+ *
+ * A read that reaches neither point (it begins no transaction, or writes nothing in one) never pauses:
+ * it ran through before time moved on, and the report says so (`held` false), so the step is judged
+ * by that order.
  */
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Fiber } from "effect"
+import type { SqlClient } from "effect/sql"
 import { BEFORE_BEGIN_POINT } from "../../harness/BoundaryPoints.ts"
 import type { ScriptedHooks } from "../../harness/HookPoints.ts"
-import { finish, startPaused } from "../../harness/PausedOperations.ts"
+import { finish, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
+import { awaitBlocked } from "../../harness/PostgresLocks.ts"
+import { isWriteStatement, watchStatements } from "../../harness/StatementWatch.ts"
+import type { TransactionProbe } from "../../harness/TransactionProbe.ts"
 import { type FaultedCommand, otherProcess, type ProcessName } from "../../models/clocks/index.ts"
 import type { Json } from "../../models/clocks/types.ts"
+import type { OverlapConnections } from "./race.ts"
 
 /** A reading race command. */
 export type ResultRaceCommand = Extract<FaultedCommand, { readonly op: "resultRace" }>
@@ -26,10 +42,17 @@ export type ResultRaceCommand = Extract<FaultedCommand, { readonly op: "resultRa
 /** The operation label of the held read: only it pauses, never a timer or fire of its process. */
 export const HELD_READ_LABEL = "clocks.heldRead"
 
+/** The point the held read reaches inside its transaction, before that transaction's first row write. */
+export const BEFORE_FIRST_WRITE_POINT = "storage.beforeFirstWrite"
+
 /** What a reading race did. */
 export interface ResultRaceReport {
-  /** The held read paused before its transaction began (false: it ran through before time moved on). */
+  /** The held read paused (false: it ran through before time moved on). */
   readonly held: boolean
+  /** It paused inside its open transaction, after its reads, while `first` ran on its own connection. */
+  readonly overlapped: boolean
+  /** Overlapped, `first` waited on the held transaction (or had not finished), so the held read committed first. */
+  readonly heldCommittedFirst: boolean
 }
 
 /** What the race needs from the session. */
@@ -43,6 +66,10 @@ export interface ResultRaceContext {
   readonly lag: Effect.Effect<void, unknown>
   /** Runs `effect` with the transaction probe's point before BEGIN reaching the scripted controller. */
   readonly withBeginPoints: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Present where the held read may be held inside its transaction (see the module comment). */
+  readonly overlap: OverlapConnections | undefined
+  /** Process `name`'s transaction probe. */
+  readonly probeOf: (name: ProcessName) => TransactionProbe
 }
 
 /** Both reads' values as `{A, B}`, or the first failure, `first`'s before the held one's. */
@@ -53,6 +80,54 @@ const bothOrFailure = (first: ProcessName, firstExit: Exit.Exit<Json, unknown>, 
     return first === "A" ? { A: firstValue, B: heldValue } : { A: heldValue, B: firstValue }
   })
 
+/** `read` reaching `BEFORE_FIRST_WRITE_POINT` before the first row write it runs inside a transaction. */
+const pausingBeforeFirstWrite = (hooks: ScriptedHooks, transactionService: SqlClient.SqlClient["transactionService"], read: Effect.Effect<Json, unknown>) =>
+  Effect.suspend(() => {
+    let reached = false
+    // `text` is read only after `inTransaction`: reading it compiles the statement.
+    return watchStatements(read, transactionService, (statement) => {
+      if (reached || !statement.inTransaction || !isWriteStatement(statement.text)) return undefined
+      reached = true
+      return hooks.service.at(BEFORE_FIRST_WRITE_POINT)
+    })
+  })
+
+/** The lag, then `first`'s read, then the held read released: both exits. */
+const lagThenFirst = (context: ResultRaceContext, first: ProcessName, heldRead: StartedOperation<Json, unknown>) =>
+  Effect.gen(function*() {
+    yield* context.lag
+    const firstExit = yield* Effect.exit(context.as(first, context.readAs(first)))
+    return { firstExit, heldExit: yield* finish(context.hooks, heldRead) }
+  })
+
+/**
+ * The held read paused inside its transaction: counted as held while the lag runs, then `first` runs
+ * into it on its own connection, and the held read is released once `first` finished or waits on it.
+ */
+const overlappedLagThenFirst = (context: ResultRaceContext, overlap: OverlapConnections, first: ProcessName, heldRead: StartedOperation<Json, unknown>) =>
+  Effect.gen(function*() {
+    const held = otherProcess(first)
+    const probe = context.probeOf(held)
+    let holding = true
+    const release = Effect.sync(() => {
+      if (holding) probe.release()
+      holding = false
+    })
+    probe.hold()
+    return yield* Effect.gen(function*() {
+      yield* context.lag
+      let firstDone = false
+      const firstFiber = yield* Effect.forkChild(Effect.ensuring(Effect.exit(context.as(first, context.readAs(first))), Effect.sync(() => {
+        firstDone = true
+      })))
+      const blocked = yield* awaitBlocked(overlap.observer, overlap.pids[first], overlap.pids[held], () => firstDone).pipe(Effect.orElseSucceed(() => false))
+      const heldCommittedFirst = blocked || !firstDone
+      yield* release
+      const heldExit = yield* finish(context.hooks, heldRead)
+      return { firstExit: yield* Fiber.join(firstFiber), heldExit, heldCommittedFirst }
+    }).pipe(Effect.ensuring(release))
+  })
+
 /**
  * Runs the race of `command` (see the module comment); its result is `{A, B}`, each read's value, or
  * the first failure. `report` receives what the race did before the result is returned.
@@ -60,10 +135,22 @@ const bothOrFailure = (first: ProcessName, firstExit: Exit.Exit<Json, unknown>, 
 export const runResultRace = (context: ResultRaceContext, command: ResultRaceCommand, report: (done: ResultRaceReport) => void): Effect.Effect<Json, unknown> =>
   Effect.gen(function*() {
     const held = otherProcess(command.first)
+    const overlap = context.overlap
+    if (overlap !== undefined) {
+      const transactionService = context.probeOf(held).sql.transactionService
+      const heldRead = yield* startPaused(context.hooks, HELD_READ_LABEL, BEFORE_FIRST_WRITE_POINT, pausingBeforeFirstWrite(context.hooks, transactionService, context.readAs(held)))
+      if (heldRead.paused) {
+        const { firstExit, heldExit, heldCommittedFirst } = yield* overlappedLagThenFirst(context, overlap, command.first, heldRead)
+        report({ held: true, overlapped: true, heldCommittedFirst })
+        return yield* bothOrFailure(command.first, firstExit, heldExit)
+      }
+      // It wrote nothing inside a transaction: it ran through.
+      report({ held: false, overlapped: false, heldCommittedFirst: false })
+      const { firstExit, heldExit } = yield* lagThenFirst(context, command.first, heldRead)
+      return yield* bothOrFailure(command.first, firstExit, heldExit)
+    }
     const heldRead = yield* context.withBeginPoints(startPaused(context.hooks, HELD_READ_LABEL, BEFORE_BEGIN_POINT, context.readAs(held)))
-    report({ held: heldRead.paused })
-    yield* context.lag
-    const firstExit = yield* Effect.exit(context.as(command.first, context.readAs(command.first)))
-    const heldExit = yield* finish(context.hooks, heldRead)
+    report({ held: heldRead.paused, overlapped: false, heldCommittedFirst: false })
+    const { firstExit, heldExit } = yield* lagThenFirst(context, command.first, heldRead)
     return yield* bothOrFailure(command.first, firstExit, heldExit)
   })

@@ -368,7 +368,9 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
             const services = yield* bothServices
             const readAs = (name: ProcessName) => withLogsTo(readOn(services[name], command.exec, command.deferred), logger)
             const lag = Effect.suspend(() => Effect.flatMap(nowMs, (startMs) => advanceThrough(waypointsMs, startMs + command.lagMs, null, targets)))
-            const context = { hooks, readAs, as, lag, withBeginPoints }
+            // Held inside its transaction only where no timer fires during the lag: its connection is then needed by nothing else.
+            const probeOf = (name: ProcessName) => (name === "A" ? processA : processB!).probe
+            const context = { hooks, readAs, as, lag, withBeginPoints, overlap: waypointsMs.length === 0 ? overlap : undefined, probeOf }
             return yield* runResultRace(context, command, (report) => {
               lastResultRace = report
             })

@@ -4,7 +4,7 @@
  * counts by the kind it was realised as.
  */
 import { describe, expect, it } from "vitest"
-import { clocksModel, clocksSituations, type FaultedCommand, type ModelState, raceSituation, scheduleRaceSituation } from "../../models/clocks/index.ts"
+import { clocksModel, clocksSituations, type FaultedCommand, type ModelState, raceSituation, resultRaceSituation, scheduleRaceSituation } from "../../models/clocks/index.ts"
 
 const T0 = 1_000_000
 
@@ -94,6 +94,16 @@ describe("clocks situations", () => {
     expect(raceSituation(raced(0), false)).toEqual(["fireRaceAtOnce"])
     expect(raceSituation(raced(0), true)).toEqual(["fireRaceOverlapped"])
     expect(raceSituation(clocksModel.step(state, { command: { op: "advance", ms: 2_000 }, atMs: state.nowMs }), false)).toEqual([])
+  })
+
+  it("a reading race counts as it was realised: held before its transaction, or inside it; none when it ran through or committed first", () => {
+    const state = clocksModel.step(clocksModel.init(T0), { command: { op: "deferredDone", exec: "e1", deferred: "sig", value: 1 }, atMs: T0 }).state
+    const command = { op: "resultRace", exec: "e1", deferred: "sig", first: "A", lagMs: 1_000 } as const
+    expect(resultRaceSituation(state, command, { held: true, overlapped: false, heldCommittedFirst: false })).toEqual(["resultRaceHeld"])
+    expect(resultRaceSituation(state, command, { held: true, overlapped: true, heldCommittedFirst: false })).toEqual(["resultRaceOverlapped"])
+    expect(resultRaceSituation(state, command, { held: true, overlapped: true, heldCommittedFirst: true })).toEqual([])
+    expect(resultRaceSituation(state, command, { held: false, overlapped: false, heldCommittedFirst: false })).toEqual([])
+    expect(resultRaceSituation(clocksModel.init(T0), command, { held: true, overlapped: true, heldCommittedFirst: false })).toEqual([])
   })
 
   it("a scheduling race counts as it was realised: one after the other, overlapped, or none when unordered", () => {

@@ -1,14 +1,22 @@
 /**
  * Two first reads of one deferred at once (`properties/clocks/resultRace.ts`, C7): the read that
- * starts first is held at the storage boundary's point before its transaction while virtual time moves
- * on, and the other process reads to completion; the first consumption is the later read's, and the
- * held read must change nothing. The model predicts it; the shipped engine agrees on every node adapter
- * and reaches `resultRaceHeld`; the blind bug `consume-update-without-null-guard` (an unconditional
- * consumption UPDATE) applied to a copy of `examples/independent-clocks` is caught under CLK-009 at the
- * race, and the unmodified copy agrees.
+ * starts first is held while virtual time moves on, and the other process reads to completion; the
+ * first consumption is the later read's, and the held read must change nothing. It is held at the
+ * storage boundary's point before its transaction, or, on a Postgres server when no timer fires during
+ * the lag, inside its open transaction before its first write. The model predicts it; the shipped
+ * engine agrees on every node adapter and reaches `resultRaceHeld` (`resultRaceOverlapped` on
+ * postgres). Two bugs applied to copies of `examples/independent-clocks` are caught under CLK-009 at
+ * the race, and the unmodified copy agrees:
+ * - the blind bug `consume-update-without-null-guard` (an unconditional consumption UPDATE), on every
+ *   node adapter;
+ * - a store that decides the record by a read inside its transaction rather than by the guarded
+ *   UPDATE's row count (`record-decided-by-read-inside-transaction`, written here, not blind), only
+ *   where the held read is held inside its transaction (postgres): held before BEGIN, its read comes
+ *   after the other's commit and sees the consumption.
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import type { BlindBugSet } from "../../blind-bugs/BlindBug.ts"
 import { bugs as clocksBlindBugs } from "../../blind-bugs/clocks-3.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario } from "../../harness/Runner.ts"
@@ -38,16 +46,25 @@ describe("two first reads of one deferred at once (C7)", () => {
     const consumed = Object.values(raced!.state.journal).filter((record) => record.eventType.includes("consumed"))
     expect(consumed).toHaveLength(1)
     expect(raced!.state.nowMs).toBe(1_000)
-    const [, ranThrough] = runClocksModel([race("B", 1_000)[0]!, { ...race("B", 1_000)[1]!, heldRanThrough: true } as Command]).outcomes
-    expect(Object.values(ranThrough!.state.deferreds)[0]!.consumedAtMs).toBe(0)
+    const realised = (fields: Partial<Extract<Command, { op: "resultRace" }>>) =>
+      runClocksModel([race("B", 1_000)[0]!, { ...race("B", 1_000)[1]!, ...fields } as Command]).outcomes[1]!
+    expect(Object.values(realised({ heldRanThrough: true }).state.deferreds)[0]!.consumedAtMs).toBe(0)
+    // The held read committed first (the other waited on its lock), with its time from before or after the lag.
+    for (const [heldCommittedFirst, consumedAtMs] of [["atStart", 0], ["afterLag", 1_000]] as const) {
+      const outcome = realised({ heldCommittedFirst })
+      expect(outcome.result).toEqual({ _tag: "Success", value: { A: exit, B: exit } })
+      expect(Object.values(outcome.state.deferreds)[0]!.consumedAtMs).toBe(consumedAtMs)
+      expect(Object.values(outcome.state.journal).filter((record) => record.eventType.includes("consumed"))).toHaveLength(1)
+      expect(outcome.state.nowMs).toBe(1_000)
+    }
   })
 
   for (const adapterName of NODE_ADAPTER_NAMES) {
-    it(`the shipped engine agrees and its held read paused before its transaction on ${adapterName}`, async () => {
+    it(`the shipped engine agrees and its held read paused (inside its transaction on postgres) on ${adapterName}`, async () => {
       for (const [first, lagMs] of [["A", 1_000], ["B", 45_000], ["B", 1]] as const) {
         const trace = await Effect.runPromise(executeScenario(concurrentOf(), adapters[adapterName]!, { commands: race(first, lagMs) as unknown as ReadonlyArray<Json> }))
         expect(trace.divergence, `${first} ${lagMs}: ${JSON.stringify(trace.divergence?.explanation)}`).toBeNull()
-        expect(trace.situations ?? []).toContain("resultRaceHeld")
+        expect(trace.situations ?? []).toContain(adapterName === "postgres" ? "resultRaceOverlapped" : "resultRaceHeld")
       }
     }, 120_000)
   }
@@ -68,4 +85,70 @@ describe("the blind bug consume-update-without-null-guard, applied to a copy of 
       expect(blind.steps[1]!.implementation).toEqual({ _tag: "Failure", error: "JournalError:idempotency_conflict" })
     }, 120_000)
   }
+})
+
+/** A store that decides whether to record the consumption by its own read inside the transaction. */
+const READ_INSIDE: BlindBugSet = {
+  ...clocksBlindBugs,
+  bugs: [{
+    id: "record-decided-by-read-inside-transaction",
+    file: "examples/independent-clocks/engine.ts",
+    find: "        const first = yield* ctx.deferreds.consume(address, consumedAtMs)\n",
+    replace: "        const current = yield* ctx.deferreds.find(address).pipe(Effect.orDie)\n" +
+      "        yield* ctx.deferreds.consume(address, consumedAtMs)\n" +
+      "        const first = Option.isSome(current) && current.value.consumedAtMs === null\n",
+    rules: ["C7", "C2"],
+    summary: "Re-read the row inside the transaction and record the consumption when that read found it unconsumed.",
+    observable: "Two first reads whose transactions overlap both find the row unconsumed inside their transactions; both record a consumption, with different times, and the later record conflicts."
+  }]
+}
+
+describe("a store that decides the record by a read inside its transaction, applied to a copy of examples/independent-clocks", () => {
+  const copies = useBlindCopy<ClocksImplementation>(READ_INSIDE, "record-decided-by-read-inside-transaction")
+
+  for (const adapterName of NODE_ADAPTER_NAMES) {
+    const overlapped = adapterName === "postgres"
+    it(`the unmodified engine agrees; the modified one is ${overlapped ? "caught at the overlapped race under CLK-009" : "not caught when held before its transaction"} on ${adapterName}`, async () => {
+      const commands = race("B", 1_000) as unknown as ReadonlyArray<Json>
+      const original = await Effect.runPromise(executeScenario(concurrentOf(copies.original()), adapters[adapterName]!, { commands }))
+      expect(original.divergence, JSON.stringify(original.divergence?.explanation)).toBeNull()
+      const modified = await Effect.runPromise(executeScenario(concurrentOf(copies.blind()), adapters[adapterName]!, { commands }))
+      if (!overlapped) {
+        // Held before BEGIN, its read inside the transaction comes after the other's commit.
+        expect(modified.divergence, JSON.stringify(modified.divergence?.explanation)).toBeNull()
+        return
+      }
+      expect(modified.divergence?.stepIndex).toBe(1)
+      expect(modified.divergence?.requirementId).toBe("CLK-009")
+      expect(modified.steps[1]!.implementation).toEqual({ _tag: "Failure", error: "JournalError:idempotency_conflict" })
+    }, 120_000)
+  }
+})
+
+/** A correct store that locks the row inside its transaction before its guarded UPDATE (Postgres only: SQLite has no FOR UPDATE). */
+const LOCKS_ROW: BlindBugSet = {
+  ...clocksBlindBugs,
+  bugs: [{
+    id: "consume-locks-row-first",
+    file: "examples/independent-clocks/engine.ts",
+    find: "        const first = yield* ctx.deferreds.consume(address, consumedAtMs)\n",
+    replace: "        yield* ctx.env.sql`SELECT 1 FROM engine_deferreds WHERE flow_name = ${address.flowName} AND execution_id = ${address.executionId} AND deferred_name = ${address.deferredName} FOR UPDATE`.pipe(Effect.orDie)\n" +
+      "        const first = yield* ctx.deferreds.consume(address, consumedAtMs)\n",
+    rules: [],
+    summary: "Lock the row before consuming it (not a bug).",
+    observable: "Nothing: the other read waits on the lock, and the held read consumes first."
+  }]
+}
+
+describe("a store that locks the row before consuming, applied to a copy of examples/independent-clocks", () => {
+  const copies = useBlindCopy<ClocksImplementation>(LOCKS_ROW, "consume-locks-row-first")
+
+  it("agrees on postgres: the other read waited on the held transaction's lock, so the held read committed first", async () => {
+    for (const [first, lagMs] of [["B", 1_000], ["A", 1]] as const) {
+      const trace = await Effect.runPromise(executeScenario(concurrentOf(copies.blind()), adapters.postgres!, { commands: race(first, lagMs) as unknown as ReadonlyArray<Json> }))
+      expect(trace.divergence, JSON.stringify(trace.divergence?.explanation)).toBeNull()
+      expect(trace.steps[1]!.fault).toContain("committed first")
+      expect(trace.situations ?? []).not.toContain("resultRaceOverlapped")
+    }
+  }, 120_000)
 })
