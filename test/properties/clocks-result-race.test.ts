@@ -87,21 +87,24 @@ describe("the blind bug consume-update-without-null-guard, applied to a copy of 
   }
 })
 
-/** A store that decides whether to record the consumption by its own read inside the transaction. */
-const READ_INSIDE: BlindBugSet = {
+/** The line of the example engine's consumption that the two edits below replace. */
+const CONSUME_LINE = "        const first = yield* ctx.deferreds.consume(address, consumedAtMs)\n"
+
+/** `examples/independent-clocks` with its consumption line replaced by `replace`, as a one-edit set. */
+const consumptionEdited = (id: string, replace: string, summary: string, observable: string): BlindBugSet => ({
   ...clocksBlindBugs,
-  bugs: [{
-    id: "record-decided-by-read-inside-transaction",
-    file: "examples/independent-clocks/engine.ts",
-    find: "        const first = yield* ctx.deferreds.consume(address, consumedAtMs)\n",
-    replace: "        const current = yield* ctx.deferreds.find(address).pipe(Effect.orDie)\n" +
-      "        yield* ctx.deferreds.consume(address, consumedAtMs)\n" +
-      "        const first = Option.isSome(current) && current.value.consumedAtMs === null\n",
-    rules: ["C7", "C2"],
-    summary: "Re-read the row inside the transaction and record the consumption when that read found it unconsumed.",
-    observable: "Two first reads whose transactions overlap both find the row unconsumed inside their transactions; both record a consumption, with different times, and the later record conflicts."
-  }]
-}
+  bugs: [{ id, file: "examples/independent-clocks/engine.ts", find: CONSUME_LINE, replace, rules: ["C7", "C2"], summary, observable }]
+})
+
+/** A store that decides whether to record the consumption by its own read inside the transaction. */
+const READ_INSIDE = consumptionEdited(
+  "record-decided-by-read-inside-transaction",
+  "        const current = yield* ctx.deferreds.find(address).pipe(Effect.orDie)\n" +
+    "        yield* ctx.deferreds.consume(address, consumedAtMs)\n" +
+    "        const first = Option.isSome(current) && current.value.consumedAtMs === null\n",
+  "Re-read the row inside the transaction and record the consumption when that read found it unconsumed.",
+  "Two first reads whose transactions overlap both find the row unconsumed inside their transactions; both record a consumption, with different times, and the later record conflicts."
+)
 
 describe("a store that decides the record by a read inside its transaction, applied to a copy of examples/independent-clocks", () => {
   const copies = useBlindCopy<ClocksImplementation>(READ_INSIDE, "record-decided-by-read-inside-transaction")
@@ -126,19 +129,13 @@ describe("a store that decides the record by a read inside its transaction, appl
 })
 
 /** A correct store that locks the row inside its transaction before its guarded UPDATE (Postgres only: SQLite has no FOR UPDATE). */
-const LOCKS_ROW: BlindBugSet = {
-  ...clocksBlindBugs,
-  bugs: [{
-    id: "consume-locks-row-first",
-    file: "examples/independent-clocks/engine.ts",
-    find: "        const first = yield* ctx.deferreds.consume(address, consumedAtMs)\n",
-    replace: "        yield* ctx.env.sql`SELECT 1 FROM engine_deferreds WHERE flow_name = ${address.flowName} AND execution_id = ${address.executionId} AND deferred_name = ${address.deferredName} FOR UPDATE`.pipe(Effect.orDie)\n" +
-      "        const first = yield* ctx.deferreds.consume(address, consumedAtMs)\n",
-    rules: [],
-    summary: "Lock the row before consuming it (not a bug).",
-    observable: "Nothing: the other read waits on the lock, and the held read consumes first."
-  }]
-}
+const LOCKS_ROW = consumptionEdited(
+  "consume-locks-row-first",
+  "        yield* ctx.env.sql`SELECT 1 FROM engine_deferreds WHERE flow_name = ${address.flowName} AND execution_id = ${address.executionId} AND deferred_name = ${address.deferredName} FOR UPDATE`.pipe(Effect.orDie)\n" +
+    CONSUME_LINE,
+  "Lock the row before consuming it (not a bug).",
+  "Nothing: the other read waits on the lock, and the held read consumes first."
+)
 
 describe("a store that locks the row before consuming, applied to a copy of examples/independent-clocks", () => {
   const copies = useBlindCopy<ClocksImplementation>(LOCKS_ROW, "consume-locks-row-first")
