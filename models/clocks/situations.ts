@@ -157,14 +157,14 @@ export const raceSituation = (outcome: StepOutcome, overlapped: boolean): Readon
  * The situation of a reading race as the harness realised it: the held read paused before its
  * transaction (`resultRaceHeld`), or inside it before its first write (`resultRaceOverlapped`), while
  * the other process made the deferred's first consumption at a later time; none when the held read ran
- * through or committed first, or the deferred was absent or already consumed.
+ * through or committed first (or in an unknown order), or the deferred was absent or already consumed.
  */
 export const resultRaceSituation = (
   before: ModelState,
   command: Command,
-  realised: { readonly held: boolean; readonly overlapped: boolean; readonly heldCommittedFirst: boolean } | null
+  realised: { readonly held: boolean; readonly overlapped: boolean; readonly heldCommittedFirst: boolean; readonly orderUnknown: boolean } | null
 ): ReadonlyArray<ClocksSituation> => {
-  if (realised === null || !realised.held || realised.heldCommittedFirst || command.op !== "resultRace" || command.lagMs <= 0) return []
+  if (realised === null || !realised.held || realised.heldCommittedFirst || realised.orderUnknown || command.op !== "resultRace" || command.lagMs <= 0) return []
   const row = before.deferreds[keyOf(command.exec, command.deferred)]
   if (row === undefined || row.consumedAtMs !== null) return []
   return [realised.overlapped ? "resultRaceOverlapped" : "resultRaceHeld"]

@@ -100,11 +100,15 @@ const asResultRaced = (command: FaultedCommand, report: ResultRaceReport | null)
   return report.heldCommittedFirst && command.heldCommittedFirst === undefined ? { ...command, heldCommittedFirst: "atStart" } : command
 }
 
-/** A reading race whose held read committed first is judged also with the held read's time taken after the lag. */
+/**
+ * A reading race whose held read committed first is judged also with the held read's time taken after
+ * the lag; one whose order is unknown, by either order and either time.
+ */
 const heldFirstAlternatives = (operation: Operation, report: ResultRaceReport | null): ReadonlyArray<Operation> => {
   const command = operation.command
-  if (report === null || !report.heldCommittedFirst || command.op !== "resultRace") return []
-  return [{ ...operation, command: { ...command, heldCommittedFirst: "afterLag" } }]
+  if (report === null || command.op !== "resultRace" || !(report.heldCommittedFirst || report.orderUnknown)) return []
+  const afterLag: Operation = { ...operation, command: { ...command, heldCommittedFirst: "afterLag" } }
+  return report.orderUnknown ? [{ ...operation, command: { ...command, heldCommittedFirst: "atStart" } }, afterLag] : [afterLag]
 }
 
 /** A reading race in plain words, for the counterexample. */
@@ -114,7 +118,11 @@ const resultRaceWords = (command: FaultedCommand, report: ResultRaceReport): str
   const race = `reading race of ${command.exec}/${command.deferred}`
   if (!report.held) return `${race}: ${held}'s read ran through (it began no transaction the harness could hold, or wrote nothing in one), then ${command.first}'s ${command.lagMs} ms later`
   if (!report.overlapped) return `${race}: ${held}'s read held before its transaction while time moved on ${command.lagMs} ms and ${command.first} read`
-  const then = report.heldCommittedFirst ? `${command.first}'s read waited on it, so ${held}'s committed first` : `${command.first} read to completion, then ${held}'s went on`
+  const then = report.heldCommittedFirst
+    ? `${command.first}'s read waited on its lock, so ${held}'s committed first`
+    : report.orderUnknown
+    ? `${command.first}'s read neither finished nor waited on a lock the server showed, so ${held}'s was released with it still running (either order)`
+    : `${command.first} read to completion, then ${held}'s went on`
   return `${race}: ${held}'s read held inside its open transaction, before its first write, while time moved on ${command.lagMs} ms; ${then}`
 }
 

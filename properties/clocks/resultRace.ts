@@ -17,8 +17,10 @@
  *   needed by nothing else. This also catches a store that checks the row inside its transaction and
  *   then writes without the check. The transaction probe counts the held transaction as held
  *   (`TransactionProbe.hold`), so the lag's settle goes quiet around it. `first` runs into it: when
- *   `first` waits on the held transaction's lock (`pg_blocking_pids`), or has not finished while the
- *   bound of polls ran out, the held read is released first and commits first (`heldCommittedFirst`).
+ *   `first` waits on the held transaction's lock (`pg_blocking_pids`), the held read is released first
+ *   and commits first (`heldCommittedFirst`); when `first` has neither finished nor waited on a lock
+ *   once the bound of polls ran out, the held read is released too, and either order is accepted
+ *   (`orderUnknown`).
  *
  * A read that reaches neither point (it begins no transaction, or writes nothing in one) never pauses:
  * it ran through before time moved on, and the report says so (`held` false), so the step is judged
@@ -51,8 +53,14 @@ export interface ResultRaceReport {
   readonly held: boolean
   /** It paused inside its open transaction, after its reads, while `first` ran on its own connection. */
   readonly overlapped: boolean
-  /** Overlapped, `first` waited on the held transaction (or had not finished), so the held read committed first. */
+  /** Overlapped, `first` waited on the held transaction's lock (the server showed it), so the held read committed first. */
   readonly heldCommittedFirst: boolean
+  /**
+   * Overlapped, `first` had neither finished nor waited on a lock the server shows when the bound of
+   * polls ran out (it was slow, or waited on something inside the process), so the held read was
+   * released with `first` still running: either may have committed first.
+   */
+  readonly orderUnknown: boolean
 }
 
 /** What the race needs from the session. */
@@ -121,10 +129,10 @@ const overlappedLagThenFirst = (context: ResultRaceContext, overlap: OverlapConn
         firstDone = true
       })))
       const blocked = yield* awaitBlocked(overlap.observer, overlap.pids[first], overlap.pids[held], () => firstDone).pipe(Effect.orElseSucceed(() => false))
-      const heldCommittedFirst = blocked || !firstDone
+      const orderUnknown = !blocked && !firstDone
       yield* release
       const heldExit = yield* finish(context.hooks, heldRead)
-      return { firstExit: yield* Fiber.join(firstFiber), heldExit, heldCommittedFirst }
+      return { firstExit: yield* Fiber.join(firstFiber), heldExit, heldCommittedFirst: blocked, orderUnknown }
     }).pipe(Effect.ensuring(release))
   })
 
@@ -140,17 +148,17 @@ export const runResultRace = (context: ResultRaceContext, command: ResultRaceCom
       const transactionService = context.probeOf(held).sql.transactionService
       const heldRead = yield* startPaused(context.hooks, HELD_READ_LABEL, BEFORE_FIRST_WRITE_POINT, pausingBeforeFirstWrite(context.hooks, transactionService, context.readAs(held)))
       if (heldRead.paused) {
-        const { firstExit, heldExit, heldCommittedFirst } = yield* overlappedLagThenFirst(context, overlap, command.first, heldRead)
-        report({ held: true, overlapped: true, heldCommittedFirst })
+        const { firstExit, heldExit, heldCommittedFirst, orderUnknown } = yield* overlappedLagThenFirst(context, overlap, command.first, heldRead)
+        report({ held: true, overlapped: true, heldCommittedFirst, orderUnknown })
         return yield* bothOrFailure(command.first, firstExit, heldExit)
       }
       // It wrote nothing inside a transaction: it ran through.
-      report({ held: false, overlapped: false, heldCommittedFirst: false })
+      report({ held: false, overlapped: false, heldCommittedFirst: false, orderUnknown: false })
       const { firstExit, heldExit } = yield* lagThenFirst(context, command.first, heldRead)
       return yield* bothOrFailure(command.first, firstExit, heldExit)
     }
     const heldRead = yield* context.withBeginPoints(startPaused(context.hooks, HELD_READ_LABEL, BEFORE_BEGIN_POINT, context.readAs(held)))
-    report({ held: heldRead.paused, overlapped: false, heldCommittedFirst: false })
+    report({ held: heldRead.paused, overlapped: false, heldCommittedFirst: false, orderUnknown: false })
     const { firstExit, heldExit } = yield* lagThenFirst(context, command.first, heldRead)
     return yield* bothOrFailure(command.first, firstExit, heldExit)
   })

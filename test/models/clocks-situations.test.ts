@@ -99,11 +99,12 @@ describe("clocks situations", () => {
   it("a reading race counts as it was realised: held before its transaction, or inside it; none when it ran through or committed first", () => {
     const state = clocksModel.step(clocksModel.init(T0), { command: { op: "deferredDone", exec: "e1", deferred: "sig", value: 1 }, atMs: T0 }).state
     const command = { op: "resultRace", exec: "e1", deferred: "sig", first: "A", lagMs: 1_000 } as const
-    expect(resultRaceSituation(state, command, { held: true, overlapped: false, heldCommittedFirst: false })).toEqual(["resultRaceHeld"])
-    expect(resultRaceSituation(state, command, { held: true, overlapped: true, heldCommittedFirst: false })).toEqual(["resultRaceOverlapped"])
-    expect(resultRaceSituation(state, command, { held: true, overlapped: true, heldCommittedFirst: true })).toEqual([])
-    expect(resultRaceSituation(state, command, { held: false, overlapped: false, heldCommittedFirst: false })).toEqual([])
-    expect(resultRaceSituation(clocksModel.init(T0), command, { held: true, overlapped: true, heldCommittedFirst: false })).toEqual([])
+    expect(resultRaceSituation(state, command, { held: true, overlapped: false, heldCommittedFirst: false, orderUnknown: false })).toEqual(["resultRaceHeld"])
+    expect(resultRaceSituation(state, command, { held: true, overlapped: true, heldCommittedFirst: false, orderUnknown: false })).toEqual(["resultRaceOverlapped"])
+    expect(resultRaceSituation(state, command, { held: true, overlapped: true, heldCommittedFirst: true, orderUnknown: false })).toEqual([])
+    expect(resultRaceSituation(state, command, { held: true, overlapped: true, heldCommittedFirst: false, orderUnknown: true })).toEqual([])
+    expect(resultRaceSituation(state, command, { held: false, overlapped: false, heldCommittedFirst: false, orderUnknown: false })).toEqual([])
+    expect(resultRaceSituation(clocksModel.init(T0), command, { held: true, overlapped: true, heldCommittedFirst: false, orderUnknown: false })).toEqual([])
   })
 
   it("a scheduling race counts as it was realised: one after the other, overlapped, or none when unordered", () => {

@@ -13,10 +13,13 @@
  *   UPDATE's row count (`record-decided-by-read-inside-transaction`, written here, not blind), only
  *   where the held read is held inside its transaction (postgres): held before BEGIN, its read comes
  *   after the other's commit and sees the consumption.
+ * Two correct stores whose other read waits on the held one agree on postgres: one that locks the row
+ * (the server shows the wait, so the held read is judged as committing first), and one whose
+ * consumptions take turns through a gate inside the JS process (no wait the server shows: either order).
  */
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import type { BlindBugSet } from "../../blind-bugs/BlindBug.ts"
+import type { BlindBug, BlindBugSet } from "../../blind-bugs/BlindBug.ts"
 import { bugs as clocksBlindBugs } from "../../blind-bugs/clocks-3.ts"
 import type { Json } from "../../harness/Property.ts"
 import { executeScenario } from "../../harness/Runner.ts"
@@ -87,24 +90,26 @@ describe("the blind bug consume-update-without-null-guard, applied to a copy of 
   }
 })
 
-/** The line of the example engine's consumption that the two edits below replace. */
+/** The line of the example engine's consumption that the edits below replace. */
 const CONSUME_LINE = "        const first = yield* ctx.deferreds.consume(address, consumedAtMs)\n"
 
-/** `examples/independent-clocks` with its consumption line replaced by `replace`, as a one-edit set. */
-const consumptionEdited = (id: string, replace: string, summary: string, observable: string): BlindBugSet => ({
+/** `examples/independent-clocks` with one edit of its engine, as a one-edit set. */
+const engineEdited = (edit: Omit<BlindBug, "file">): BlindBugSet => ({
   ...clocksBlindBugs,
-  bugs: [{ id, file: "examples/independent-clocks/engine.ts", find: CONSUME_LINE, replace, rules: ["C7", "C2"], summary, observable }]
+  bugs: [{ ...edit, file: "examples/independent-clocks/engine.ts" }]
 })
 
 /** A store that decides whether to record the consumption by its own read inside the transaction. */
-const READ_INSIDE = consumptionEdited(
-  "record-decided-by-read-inside-transaction",
-  "        const current = yield* ctx.deferreds.find(address).pipe(Effect.orDie)\n" +
+const READ_INSIDE = engineEdited({
+  id: "record-decided-by-read-inside-transaction",
+  find: CONSUME_LINE,
+  replace: "        const current = yield* ctx.deferreds.find(address).pipe(Effect.orDie)\n" +
     "        yield* ctx.deferreds.consume(address, consumedAtMs)\n" +
     "        const first = Option.isSome(current) && current.value.consumedAtMs === null\n",
-  "Re-read the row inside the transaction and record the consumption when that read found it unconsumed.",
-  "Two first reads whose transactions overlap both find the row unconsumed inside their transactions; both record a consumption, with different times, and the later record conflicts."
-)
+  rules: ["C7", "C2"],
+  summary: "Re-read the row inside the transaction and record the consumption when that read found it unconsumed.",
+  observable: "Two first reads whose transactions overlap both find the row unconsumed inside their transactions; both record a consumption, with different times, and the later record conflicts."
+})
 
 describe("a store that decides the record by a read inside its transaction, applied to a copy of examples/independent-clocks", () => {
   const copies = useBlindCopy<ClocksImplementation>(READ_INSIDE, "record-decided-by-read-inside-transaction")
@@ -129,23 +134,60 @@ describe("a store that decides the record by a read inside its transaction, appl
 })
 
 /** A correct store that locks the row inside its transaction before its guarded UPDATE (Postgres only: SQLite has no FOR UPDATE). */
-const LOCKS_ROW = consumptionEdited(
-  "consume-locks-row-first",
-  "        yield* ctx.env.sql`SELECT 1 FROM engine_deferreds WHERE flow_name = ${address.flowName} AND execution_id = ${address.executionId} AND deferred_name = ${address.deferredName} FOR UPDATE`.pipe(Effect.orDie)\n" +
+const LOCKS_ROW = engineEdited({
+  id: "consume-locks-row-first",
+  find: CONSUME_LINE,
+  replace: "        yield* ctx.env.sql`SELECT 1 FROM engine_deferreds WHERE flow_name = ${address.flowName} AND execution_id = ${address.executionId} AND deferred_name = ${address.deferredName} FOR UPDATE`.pipe(Effect.orDie)\n" +
     CONSUME_LINE,
-  "Lock the row before consuming it (not a bug).",
-  "Nothing: the other read waits on the lock, and the held read consumes first."
-)
-
-describe("a store that locks the row before consuming, applied to a copy of examples/independent-clocks", () => {
-  const copies = useBlindCopy<ClocksImplementation>(LOCKS_ROW, "consume-locks-row-first")
-
-  it("agrees on postgres: the other read waited on the held transaction's lock, so the held read committed first", async () => {
-    for (const [first, lagMs] of [["B", 1_000], ["A", 1]] as const) {
-      const trace = await Effect.runPromise(executeScenario(concurrentOf(copies.blind()), adapters.postgres!, { commands: race(first, lagMs) as unknown as ReadonlyArray<Json> }))
-      expect(trace.divergence, JSON.stringify(trace.divergence?.explanation)).toBeNull()
-      expect(trace.steps[1]!.fault).toContain("committed first")
-      expect(trace.situations ?? []).not.toContain("resultRaceOverlapped")
-    }
-  }, 120_000)
+  rules: [],
+  summary: "Lock the row before consuming it (not a bug).",
+  observable: "Nothing: the other read waits on the lock, and the held read consumes first."
 })
+
+/** The example engine's consumption transaction, whole. */
+const CONSUME_TRANSACTION = "      yield* ctx.transact(Effect.gen(function*() {\n" +
+  CONSUME_LINE +
+  "        if (first) {\n" +
+  "          yield* ctx.env.journal.emitDurableUnfenced(deferredConsumed(ctx.env.journalSource, stored.value, consumedAtMs))\n" +
+  "        }\n" +
+  "      }))\n"
+
+/**
+ * A correct store whose consumptions take turns through a gate shared by every engine in the JS
+ * process (not a database lock): the other read waits where the server shows no lock wait.
+ */
+const PROCESS_GATE = engineEdited({
+  id: "consume-behind-process-gate",
+  find: CONSUME_TRANSACTION,
+  replace: "      const gate = ((globalThis as { consumptionGate?: { tail: Promise<void> } }).consumptionGate ??= { tail: Promise.resolve() })\n" +
+    "      const previous = gate.tail\n" +
+    "      let unlock = () => {}\n" +
+    "      gate.tail = new Promise<void>((resolve) => { unlock = resolve })\n" +
+    "      yield* Effect.promise(() => previous)\n" +
+    CONSUME_TRANSACTION.replace(/\)\)\n$/, ")).pipe(Effect.ensuring(Effect.sync(() => unlock())))\n"),
+  rules: [],
+  summary: "Consumptions take turns through a process-wide gate (not a bug).",
+  observable: "Nothing: the other read waits on the gate, which the server cannot show, and the held read consumes first."
+})
+
+/** Correct stores whose other read waits on the held one, and how the race must say it resolved the wait. */
+const WAITING_STORES = [
+  { set: LOCKS_ROW, lagsMs: [1_000, 1], words: "committed first", how: "waited on the held transaction's lock (the server shows it), so the held read committed first" },
+  { set: PROCESS_GATE, lagsMs: [1_000], words: "either order", how: "neither finished nor waited on a lock the server shows, so either order is accepted" }
+] as const
+
+for (const store of WAITING_STORES) {
+  const id = store.set.bugs[0]!.id
+  describe(`a correct store (${id}), applied to a copy of examples/independent-clocks`, () => {
+    const copies = useBlindCopy<ClocksImplementation>(store.set, id)
+
+    it(`agrees on postgres: the other read ${store.how}`, async () => {
+      for (const lagMs of store.lagsMs) {
+        const trace = await Effect.runPromise(executeScenario(concurrentOf(copies.blind()), adapters.postgres!, { commands: race(lagMs === 1 ? "A" : "B", lagMs) as unknown as ReadonlyArray<Json> }))
+        expect(trace.divergence, JSON.stringify(trace.divergence?.explanation)).toBeNull()
+        expect(trace.steps[1]!.fault).toContain(store.words)
+        expect(trace.situations ?? []).not.toContain("resultRaceOverlapped")
+      }
+    }, 120_000)
+  })
+}
