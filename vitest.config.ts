@@ -17,12 +17,6 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/workerd/**", "node_modules/**"],
           globalSetup: ["test/setup/postgres-global.ts"],
-          // Two files at once even on 2 cores (vitest's default there is one): most long files wait on
-          // a Postgres server or a workerd process, so a second file uses the idle core. Every file
-          // opens its own databases and writes its own output folder. Vitest runs projects of different
-          // worker counts in separate groups: this one first, then workerd's.
-          maxWorkers: 2,
-          sequence: { groupOrder: 0 },
           testTimeout: 120_000,
           hookTimeout: 120_000
         }
@@ -36,7 +30,6 @@ export default defineConfig({
           // the project's time (measured 67 s -> 48 s).
           isolate: false,
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
           testTimeout: 120_000
         }
       }
