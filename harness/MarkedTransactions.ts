@@ -35,6 +35,13 @@ export interface MarkOptions {
    * and the update after it), where a lock-free gap may open.
    */
   readonly afterMarkPoint?: string
+  /**
+   * The point a transaction reaches right before its first marking statement runs, if any: inside the
+   * open transaction, after what it ran before (e.g. its reads) and before the statement (e.g. its first
+   * row write). Once per transaction when `points` are set on the boundary; without them, once for all
+   * the watch sees.
+   */
+  readonly beforeMarkPoint?: string
 }
 
 /** An operation watched for marking statements, and the boundary points to set for it. */
@@ -46,19 +53,20 @@ export interface MarkedTransactions {
 }
 
 /**
- * A watch that reaches `beforeBeginPoint`, `afterMarkPoint` and `beforeCommitPoint` in each transaction of the labelled
+ * A watch that reaches `beforeBeginPoint`, `beforeMarkPoint`, `afterMarkPoint` and `beforeCommitPoint` in each transaction of the labelled
  * operation that a statement marked (see the module doc). A transaction that ended without committing
  * leaves no mark behind: each begins with only the marks made since the last one began.
  *
  * @example markTransactions({ hooks, label: "racer", transactionService, marks: (s) => s.inTransaction && /^insert/i.test(s.text), beforeCommitPoint: "storage.wroteThenCommit" })
  */
 export const markTransactions = (options: MarkOptions): MarkedTransactions => {
-  const { hooks, label, marks, beforeBeginPoint, beforeCommitPoint, afterMarkPoint } = options
+  const { hooks, label, marks, beforeBeginPoint, beforeCommitPoint, afterMarkPoint, beforeMarkPoint } = options
   let markedForNext = false
   let markedCurrent = false
   // The current transaction's first marking statement ran; the next statement reaches `afterMarkPoint`.
   let afterMarkDue = false
   let afterMarkReached = false
+  let beforeMarkReached = false
   const reach = (point: string | undefined) => (point === undefined ? Effect.void : hooks.service.at(point))
   const seen = (statement: SeenStatement): Effect.Effect<void> | undefined => {
     if (afterMarkDue && statement.inTransaction) {
@@ -67,11 +75,15 @@ export const markTransactions = (options: MarkOptions): MarkedTransactions => {
       return pointOf(afterMarkPoint)
     }
     if (!marks(statement)) return undefined
-    if (statement.inTransaction) {
-      markedCurrent = true
-      if (afterMarkPoint !== undefined && !afterMarkReached) afterMarkDue = true
-    } else markedForNext = true
-    return undefined
+    if (!statement.inTransaction) {
+      markedForNext = true
+      return undefined
+    }
+    markedCurrent = true
+    if (afterMarkPoint !== undefined && !afterMarkReached) afterMarkDue = true
+    if (beforeMarkPoint === undefined || beforeMarkReached) return undefined
+    beforeMarkReached = true
+    return pointOf(beforeMarkPoint)
   }
   const pointOf = (point: string | undefined) => Effect.flatMap(Effect.service(OperationLabel), (current) => (current === label ? reach(point) : Effect.void))
   const beforeBegin = Effect.flatMap(Effect.service(OperationLabel), (current) => {
@@ -80,6 +92,7 @@ export const markTransactions = (options: MarkOptions): MarkedTransactions => {
     markedForNext = false
     afterMarkDue = false
     afterMarkReached = false
+    beforeMarkReached = false
     return markedCurrent ? reach(beforeBeginPoint) : Effect.void
   })
   const beforeCommit = Effect.flatMap(Effect.service(OperationLabel), (current) => {

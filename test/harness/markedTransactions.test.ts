@@ -71,6 +71,27 @@ const afterMarkReached = (seenBefore: Array<number>) =>
       yield* sql.withTransaction(sql`INSERT INTO watched (n) VALUES (3)`) // last statement: commit only
     }))
 
+/**
+ * The points reached with a before-mark point: inside each transaction, right before its first marking
+ * statement (after its unmarked reads), once per transaction, and before the after-mark point.
+ */
+const beforeMarkReached = () =>
+  pointsReachedBy({
+    marks: (statement) => statement.inTransaction && /^insert/i.test(statement.text),
+    beforeMarkPoint: "test.beforeMark",
+    afterMarkPoint: "test.afterMark",
+    beforeCommitPoint: "test.commit"
+  }, (sql) =>
+    Effect.gen(function*() {
+      yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`SELECT n FROM watched` // unmarked read: no point
+        yield* sql`INSERT INTO watched (n) VALUES (1)` // before-mark point first
+        yield* sql`INSERT INTO watched (n) VALUES (2)` // after-mark point, no second before-mark point
+      }))
+      yield* sql.withTransaction(sql`UPDATE watched SET n = 4`) // unmarked: no point
+      yield* sql.withTransaction(sql`INSERT INTO watched (n) VALUES (3)`) // a new transaction: before-mark again
+    }))
+
 describe("markTransactions", () => {
   it("reaches its points only in the labelled operation's marked transactions", async () => {
     expect(await pointsReached()).toEqual(["op:test.begin", "op:test.commit", "op:test.commit"])
@@ -80,5 +101,9 @@ describe("markTransactions", () => {
     const seenBefore: Array<number> = []
     expect(await afterMarkReached(seenBefore)).toEqual(["op:test.afterMark", "op:test.commit", "op:test.commit"])
     expect(seenBefore).toEqual([1, 4])
+  })
+
+  it("reaches the before-mark point right before each transaction's first marking statement, once per transaction", async () => {
+    expect(await beforeMarkReached()).toEqual(["op:test.beforeMark", "op:test.afterMark", "op:test.commit", "op:test.beforeMark", "op:test.commit"])
   })
 })
