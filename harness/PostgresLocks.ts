@@ -12,7 +12,7 @@
  * const blocked = yield* awaitBlocked(observer, waiter, holder, () => secondFiberDone)
  * ```
  */
-import { Effect } from "effect"
+import { Effect, Exit, Fiber } from "effect"
 import type { SqlClient } from "effect/sql"
 
 /** Default bound on polls for "this backend waits on that one". */
@@ -33,7 +33,7 @@ export const blockingPids = (observer: SqlClient.SqlClient, waiter: number) =>
 
 /**
  * Polls until backend `waiter` waits on backend `holder` (true), or `done` says to stop, or the bound
- * is spent (false). A failing poll reads as false only with `failureAsNotBlocked`; otherwise it fails.
+ * is spent (false). A failing poll fails it.
  */
 export const awaitBlocked = (
   observer: SqlClient.SqlClient,
@@ -50,4 +50,43 @@ export const awaitBlocked = (
       yield* Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, pollIntervalMs)))
     }
     return false
+  })
+
+/** What `runIntoHeld` saw. */
+export interface RanIntoHeld<A, E, B> {
+  /** The server showed the waiter waiting on the holder's lock before the held one was released. */
+  readonly blocked: boolean
+  /** The waiter's work had ended, without waiting on the lock, before the held one was released. */
+  readonly endedBeforeRelease: boolean
+  /** How the waiter's work ended. */
+  readonly waiterExit: Exit.Exit<A, E>
+  /** What releasing the held one gave. */
+  readonly released: B
+}
+
+/**
+ * The overlap's last act, shared by every race that holds one transaction open on a Postgres server:
+ * forks `waiterWork` (it runs on backend `waiter`'s session into the transaction backend `holder`
+ * holds), polls until the server shows it waiting on `holder` or it ends (`awaitBlocked`), then runs
+ * `release` (the held one goes on) and waits for the waiter's end. The held one is released and the
+ * waiter awaited even when a poll fails; the run then fails with the poll's error, or, with
+ * `pollFailureAsNotBlocked`, reads as not seen waiting.
+ */
+export const runIntoHeld = <A, E, R, B, R2>(
+  observer: SqlClient.SqlClient,
+  pids: { readonly waiter: number; readonly holder: number },
+  waiterWork: Effect.Effect<A, E, R>,
+  release: Effect.Effect<B, never, R2>,
+  options: { readonly pollFailureAsNotBlocked?: boolean } = {}
+) =>
+  Effect.gen(function*() {
+    const fiber = yield* Effect.forkChild(waiterWork)
+    const ended = () => fiber.pollUnsafe() !== undefined
+    const polled = yield* Effect.exit(awaitBlocked(observer, pids.waiter, pids.holder, ended))
+    const blocked = Exit.isSuccess(polled) && polled.value
+    const endedBeforeRelease = !blocked && ended()
+    const released = yield* release
+    const waiterExit = yield* Fiber.await(fiber)
+    if (Exit.isFailure(polled) && options.pollFailureAsNotBlocked !== true) return yield* Effect.failCause(polled.cause)
+    return { blocked, endedBeforeRelease, waiterExit, released } satisfies RanIntoHeld<A, E, B>
   })

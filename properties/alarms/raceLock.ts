@@ -10,12 +10,12 @@
  * each, as a Durable Object's single thread runs them). Without independent connections the two run
  * one after the other on one scheduler.
  */
-import { Effect, Fiber } from "effect"
+import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { BEFORE_COMMIT_POINT, holdingBeforeCommit, withBoundaryPoints } from "../../harness/BoundaryPoints.ts"
 import { lastPointOf, makeScriptedHooks } from "../../harness/HookPoints.ts"
 import { finish, startPaused } from "../../harness/PausedOperations.ts"
-import { awaitBlocked, backendPidOf } from "../../harness/PostgresLocks.ts"
+import { backendPidOf, runIntoHeld } from "../../harness/PostgresLocks.ts"
 import type { Json } from "../../harness/Property.ts"
 import { runMutation } from "./driver.ts"
 import type { LockRaceSpec } from "./raceScenario.ts"
@@ -57,10 +57,8 @@ export const runLockRace = (session: RaceSession, lock: LockRaceSpec, atMs: numb
         return { first: exitJson(firstExit, () => null), second: exitJson(yield* Effect.exit(second), () => null), blocked: undefined } satisfies LockRaceRun
       }
       const heldAt = lastPointOf(hooks, "first")
-      const waiting = yield* Effect.forkChild(second)
-      const blocked = yield* awaitBlocked(connections[2]!, pids.second, pids.first, () => waiting.pollUnsafe() !== undefined).pipe(Effect.mapError(harnessError("polling pg_blocking_pids")))
-      const firstExit = yield* finish(hooks, holding)
-      const secondExit = yield* Fiber.await(waiting)
-      return { first: exitJson(firstExit, () => null), second: exitJson(secondExit, () => null), blocked, ...(heldAt === undefined ? {} : { heldAt }) } satisfies LockRaceRun
+      const ran = yield* runIntoHeld(connections[2]!, { waiter: pids.second, holder: pids.first }, Effect.exit(second), finish(hooks, holding)).pipe(Effect.mapError(harnessError("polling pg_blocking_pids")))
+      const { blocked, released: firstExit } = ran
+      return { first: exitJson(firstExit, () => null), second: exitJson(yield* ran.waiterExit, () => null), blocked, ...(heldAt === undefined ? {} : { heldAt }) } satisfies LockRaceRun
     }))
   })

@@ -26,13 +26,14 @@
  * it ran through before time moved on, and the report says so (`held` false), so the step is judged
  * by that order.
  */
-import { Effect, Exit, Fiber } from "effect"
+import { Effect, type Exit } from "effect"
 import type { SqlClient } from "effect/sql"
 import { BEFORE_BEGIN_POINT } from "../../harness/BoundaryPoints.ts"
 import type { ScriptedHooks } from "../../harness/HookPoints.ts"
+import { markTransactions } from "../../harness/MarkedTransactions.ts"
 import { finish, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
-import { awaitBlocked } from "../../harness/PostgresLocks.ts"
-import { isWriteStatement, watchStatements } from "../../harness/StatementWatch.ts"
+import { runIntoHeld } from "../../harness/PostgresLocks.ts"
+import { isWriteStatement } from "../../harness/StatementWatch.ts"
 import type { TransactionProbe } from "../../harness/TransactionProbe.ts"
 import { type FaultedCommand, otherProcess, type ProcessName } from "../../models/clocks/index.ts"
 import type { Json } from "../../models/clocks/types.ts"
@@ -88,17 +89,21 @@ const bothOrFailure = (first: ProcessName, firstExit: Exit.Exit<Json, unknown>, 
     return first === "A" ? { A: firstValue, B: heldValue } : { A: heldValue, B: firstValue }
   })
 
-/** `read` reaching `BEFORE_FIRST_WRITE_POINT` before the first row write it runs inside a transaction. */
+/**
+ * `read` reaching `BEFORE_FIRST_WRITE_POINT` right before the first row write it runs inside a
+ * transaction. No points are set on the boundary, so the point is reached once for the whole read.
+ */
 const pausingBeforeFirstWrite = (hooks: ScriptedHooks, transactionService: SqlClient.SqlClient["transactionService"], read: Effect.Effect<Json, unknown>) =>
-  Effect.suspend(() => {
-    let reached = false
-    // `text` is read only after `inTransaction`: reading it compiles the statement.
-    return watchStatements(read, transactionService, (statement) => {
-      if (reached || !statement.inTransaction || !isWriteStatement(statement.text)) return undefined
-      reached = true
-      return hooks.service.at(BEFORE_FIRST_WRITE_POINT)
-    })
-  })
+  Effect.suspend(() =>
+    markTransactions({
+      hooks,
+      label: HELD_READ_LABEL,
+      transactionService,
+      // `text` is read only after `inTransaction`: reading it compiles the statement.
+      marks: (statement) => statement.inTransaction && isWriteStatement(statement.text),
+      beforeMarkPoint: BEFORE_FIRST_WRITE_POINT
+    }).watched(read)
+  )
 
 /** The lag, then `first`'s read, then the held read released: both exits. */
 const lagThenFirst = (context: ResultRaceContext, first: ProcessName, heldRead: StartedOperation<Json, unknown>) =>
@@ -108,32 +113,35 @@ const lagThenFirst = (context: ResultRaceContext, first: ProcessName, heldRead: 
     return { firstExit, heldExit: yield* finish(context.hooks, heldRead) }
   })
 
+/** The race's end where the held read was not held inside its transaction: the lag, `first`, then the held read. */
+const ranInOrder = (context: ResultRaceContext, first: ProcessName, heldRead: StartedOperation<Json, unknown>, report: (done: ResultRaceReport) => void) =>
+  Effect.gen(function*() {
+    report({ held: heldRead.paused, overlapped: false, heldCommittedFirst: false, orderUnknown: false })
+    const { firstExit, heldExit } = yield* lagThenFirst(context, first, heldRead)
+    return yield* bothOrFailure(first, firstExit, heldExit)
+  })
+
 /**
  * The held read paused inside its transaction: counted as held while the lag runs, then `first` runs
- * into it on its own connection, and the held read is released once `first` finished or waits on it.
+ * into it on its own connection (`runIntoHeld`), and the held read is released once `first` finished
+ * or waits on it. A failing poll of the server reads as "not seen waiting".
  */
 const overlappedLagThenFirst = (context: ResultRaceContext, overlap: OverlapConnections, first: ProcessName, heldRead: StartedOperation<Json, unknown>) =>
   Effect.gen(function*() {
     const held = otherProcess(first)
     const probe = context.probeOf(held)
     let holding = true
-    const release = Effect.sync(() => {
+    const stopHolding = Effect.sync(() => {
       if (holding) probe.release()
       holding = false
     })
     probe.hold()
     return yield* Effect.gen(function*() {
       yield* context.lag
-      let firstDone = false
-      const firstFiber = yield* Effect.forkChild(Effect.ensuring(Effect.exit(context.as(first, context.readAs(first))), Effect.sync(() => {
-        firstDone = true
-      })))
-      const blocked = yield* awaitBlocked(overlap.observer, overlap.pids[first], overlap.pids[held], () => firstDone).pipe(Effect.orElseSucceed(() => false))
-      const orderUnknown = !blocked && !firstDone
-      yield* release
-      const heldExit = yield* finish(context.hooks, heldRead)
-      return { firstExit: yield* Fiber.join(firstFiber), heldExit, heldCommittedFirst: blocked, orderUnknown }
-    }).pipe(Effect.ensuring(release))
+      const pids = { waiter: overlap.pids[first], holder: overlap.pids[held] }
+      const ran = yield* runIntoHeld(overlap.observer, pids, context.as(first, context.readAs(first)), Effect.andThen(stopHolding, finish(context.hooks, heldRead)), { pollFailureAsNotBlocked: true })
+      return { firstExit: ran.waiterExit, heldExit: ran.released, heldCommittedFirst: ran.blocked, orderUnknown: !ran.blocked && !ran.endedBeforeRelease }
+    }).pipe(Effect.ensuring(stopHolding))
   })
 
 /**
@@ -144,21 +152,15 @@ export const runResultRace = (context: ResultRaceContext, command: ResultRaceCom
   Effect.gen(function*() {
     const held = otherProcess(command.first)
     const overlap = context.overlap
-    if (overlap !== undefined) {
-      const transactionService = context.probeOf(held).sql.transactionService
-      const heldRead = yield* startPaused(context.hooks, HELD_READ_LABEL, BEFORE_FIRST_WRITE_POINT, pausingBeforeFirstWrite(context.hooks, transactionService, context.readAs(held)))
-      if (heldRead.paused) {
-        const { firstExit, heldExit, heldCommittedFirst, orderUnknown } = yield* overlappedLagThenFirst(context, overlap, command.first, heldRead)
-        report({ held: true, overlapped: true, heldCommittedFirst, orderUnknown })
-        return yield* bothOrFailure(command.first, firstExit, heldExit)
-      }
-      // It wrote nothing inside a transaction: it ran through.
-      report({ held: false, overlapped: false, heldCommittedFirst: false, orderUnknown: false })
-      const { firstExit, heldExit } = yield* lagThenFirst(context, command.first, heldRead)
-      return yield* bothOrFailure(command.first, firstExit, heldExit)
+    if (overlap === undefined) {
+      const heldRead = yield* context.withBeginPoints(startPaused(context.hooks, HELD_READ_LABEL, BEFORE_BEGIN_POINT, context.readAs(held)))
+      return yield* ranInOrder(context, command.first, heldRead, report)
     }
-    const heldRead = yield* context.withBeginPoints(startPaused(context.hooks, HELD_READ_LABEL, BEFORE_BEGIN_POINT, context.readAs(held)))
-    report({ held: heldRead.paused, overlapped: false, heldCommittedFirst: false, orderUnknown: false })
-    const { firstExit, heldExit } = yield* lagThenFirst(context, command.first, heldRead)
+    const transactionService = context.probeOf(held).sql.transactionService
+    const heldRead = yield* startPaused(context.hooks, HELD_READ_LABEL, BEFORE_FIRST_WRITE_POINT, pausingBeforeFirstWrite(context.hooks, transactionService, context.readAs(held)))
+    // It wrote nothing inside a transaction: it ran through.
+    if (!heldRead.paused) return yield* ranInOrder(context, command.first, heldRead, report)
+    const { firstExit, heldExit, heldCommittedFirst, orderUnknown } = yield* overlappedLagThenFirst(context, overlap, command.first, heldRead)
+    report({ held: true, overlapped: true, heldCommittedFirst, orderUnknown })
     return yield* bothOrFailure(command.first, firstExit, heldExit)
   })

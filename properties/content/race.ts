@@ -14,7 +14,7 @@ import { type Check, type ExecutedStep } from "../../harness/ModelBased.ts"
 import { toJson } from "../../harness/ToJson.ts"
 import { lastPointOf, makeScriptedHooks, type ScriptedHooks } from "../../harness/HookPoints.ts"
 import { finish, releaseTo, startPaused, type StartedOperation } from "../../harness/PausedOperations.ts"
-import { awaitBlocked, backendPidOf } from "../../harness/PostgresLocks.ts"
+import { awaitBlocked, backendPidOf, runIntoHeld } from "../../harness/PostgresLocks.ts"
 import { type InterleavingShape, pctSituation } from "../../harness/PctBound.ts"
 import type { ExecutionEnvironment, Json } from "../../harness/Property.ts"
 import { pctDepth, type StepSchedule } from "../../harness/StepSchedule.ts"
@@ -190,13 +190,12 @@ const deleteHoldsLock = (hooks: ScriptedHooks, watch: ScanWatch, sweeper: Conten
     // Nothing held the delete open: one after the other, no lock evidence to judge.
     if (!deleting.paused) return { sweep: yield* finish(hooks, deleting), racer: yield* Effect.exit(racer.call(racerStore)), betweenScanAndDelete: false } satisfies RaceRun
     const byBoundary = lastPointOf(hooks, "sweep") === SCANNED_BEFORE_COMMIT
-    const racing: StartedOperation<Json, unknown> = { label: "racer", fiber: yield* Effect.forkChild(racer.call(racerStore)), paused: false }
-    const blocked = yield* awaitBlocked(observer, pids.racer, pids.sweeper, fiberDone(racing))
-    const sweepExit = yield* finish(hooks, deleting)
+    const ran = yield* runIntoHeld(observer, { waiter: pids.racer, holder: pids.sweeper }, racer.call(racerStore), finish(hooks, deleting))
+    const { blocked, waiterExit: racerExit, released: sweepExit } = ran
     if (byBoundary) {
-      return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: !blocked, ...(blocked ? { blocked } : { atBatch: watch.scans() }) } satisfies RaceRun
+      return { sweep: sweepExit, racer: racerExit, betweenScanAndDelete: !blocked, ...(blocked ? { blocked } : { atBatch: watch.scans() }) } satisfies RaceRun
     }
-    return { sweep: sweepExit, racer: yield* finish(hooks, racing), betweenScanAndDelete: !expectBlock, blocked, placedByPredictedBlock: true } satisfies RaceRun
+    return { sweep: sweepExit, racer: racerExit, betweenScanAndDelete: !expectBlock, blocked, placedByPredictedBlock: true } satisfies RaceRun
   })
 
 /**
@@ -230,10 +229,8 @@ const raiseMidTransaction = (hooks: ScriptedHooks, write: MarkedTransactions, sw
   Effect.gen(function*() {
     const holding = yield* startPaused(hooks, "racer", [WROTE_CONTENT_THEN_STATEMENT, WROTE_CONTENT_BEFORE_COMMIT], write.watched(racer.call(racerStore)))
     if (!holding.paused) return { racer: yield* finish(hooks, holding), sweep: yield* Effect.exit(sweeper.sweep(force)), betweenScanAndDelete: false, beforeSweep: true } satisfies RaceRun
-    const sweeping: StartedOperation<number, unknown> = { label: "sweep", fiber: yield* Effect.forkChild(sweeper.sweep(force)), paused: false }
-    const blocked = yield* awaitBlocked(observer, pids.sweeper, pids.racer, fiberDone(sweeping))
-    const racerExit = yield* finish(hooks, holding)
-    return { racer: racerExit, sweep: yield* Fiber.await(sweeping.fiber), betweenScanAndDelete: blocked } satisfies RaceRun
+    const ran = yield* runIntoHeld(observer, { waiter: pids.sweeper, holder: pids.racer }, sweeper.sweep(force), finish(hooks, holding))
+    return { racer: ran.released, sweep: ran.waiterExit, betweenScanAndDelete: ran.blocked } satisfies RaceRun
   })
 
 interface Pids {
