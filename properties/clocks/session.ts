@@ -272,8 +272,10 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
         return processB
       })
 
+    /** Both processes as they stand now, building process B on first use. */
+    const bothProcesses = Effect.suspend(() => Effect.map(processOf("B"), (processB): Record<ProcessName, Process> => ({ A: processA, B: processB })))
     /** Both processes' services, building process B on first use. */
-    const bothServices = Effect.suspend(() => Effect.map(processOf("B"), (processB) => ({ A: processA.service, B: processB.service })))
+    const bothServices = Effect.map(bothProcesses, (both) => ({ A: both.A.service, B: both.B.service }))
 
     /** Quiet for as long as late work is given: `MAX_SETTLE_TURNS` turns more after the first quiet one. */
     const patience = Effect.suspend(() => Effect.asVoid(settleUntil(probes(), () => false)))
@@ -365,11 +367,11 @@ export const openClocksSession = (implementation: ClocksImplementation, environm
           case "deferredResult":
             return yield* readOn(service, command.exec, command.deferred)
           case "resultRace": {
-            const services = yield* bothServices
-            const readAs = (name: ProcessName) => withLogsTo(readOn(services[name], command.exec, command.deferred), logger)
+            const processes = yield* bothProcesses
+            const readAs = (name: ProcessName) => withLogsTo(readOn(processes[name].service, command.exec, command.deferred), logger)
             const lag = Effect.suspend(() => Effect.flatMap(nowMs, (startMs) => advanceThrough(waypointsMs, startMs + command.lagMs, null, targets)))
             // Held inside its transaction only where no timer fires during the lag: its connection is then needed by nothing else.
-            const probeOf = (name: ProcessName) => (name === "A" ? processA : processB!).probe
+            const probeOf = (name: ProcessName) => processes[name].probe
             const context = { hooks, readAs, as, lag, withBeginPoints, overlap: waypointsMs.length === 0 ? overlap : undefined, probeOf }
             return yield* runResultRace(context, command, (report) => {
               lastResultRace = report
