@@ -168,6 +168,12 @@ export type Command =
      * held inside its transaction, after its read, and `first` waited on it, so the held one committed
      * first, with the time it took before the lag (`"atStart"`) or after it (`"afterLag"`: no rule says
      * when within its transaction an engine reads the clock).
+     *
+     * `heldCommittedFirst: "atStart"` predicts what `heldRanThrough` predicts: the harness sets it only
+     * when no timer fires during the lag, and then the held read's commit before or after the lag
+     * cannot differ. Both stay, because `heldRanThrough` also covers a read held before BEGIN with
+     * fires in the lag, where its place among those fires matters, and `heldCommittedFirst` records
+     * the lock wait the server showed.
      */
     readonly op: "resultRace"
     readonly exec: string
