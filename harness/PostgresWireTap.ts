@@ -42,6 +42,12 @@ export interface WireStatement {
   readonly params: ReadonlyArray<string | null>
   /** The session's transaction status when it was sent (`?` before the first ReadyForQuery). */
   readonly transactionStatus: "I" | "T" | "E" | "?"
+  /**
+   * How it was sent: a simple `Query` (`simple`), or the extended protocol through the unnamed
+   * statement (`unnamed`, not kept on the session) or a named one (`named`, a prepared statement the
+   * session keeps and may run again without parsing).
+   */
+  readonly protocol: "simple" | "unnamed" | "named"
 }
 
 /** A notification the server sent to a session. */
@@ -172,8 +178,8 @@ export const makePostgresWireTap = (target: { readonly host: string; readonly po
   let peak = 0
   const open = () => sessions.filter((session) => !session.closed && !session.cancel && !session.startup).length
 
-  const record = (session: Session, text: string, params: ReadonlyArray<string | null>) => {
-    const statement: WireStatement = { seq: statements.length, session: session.id, text, params, transactionStatus: session.status }
+  const record = (session: Session, text: string, params: ReadonlyArray<string | null>, protocol: WireStatement["protocol"]) => {
+    const statement: WireStatement = { seq: statements.length, session: session.id, text, params, transactionStatus: session.status, protocol }
     if (statements.length < MAX_TAPPED_STATEMENTS) statements.push(statement)
     if (hold !== undefined && hold.session === undefined && !hold.released && hold.select(statement)) {
       hold.session = session
@@ -222,7 +228,7 @@ export const makePostgresWireTap = (target: { readonly host: string; readonly po
 
   const onClientMessage = (session: Session, type: string, body: Buffer) => {
     if (type === "Q") {
-      record(session, cString(body, 0)[0], [])
+      record(session, cString(body, 0)[0], [], "simple")
       session.pending += 1
     } else if (type === "P") {
       const [name, next] = cString(body, 0)
@@ -233,7 +239,7 @@ export const makePostgresWireTap = (target: { readonly host: string; readonly po
       session.portals.set(portal, { statement, params: bindParams(body, after) })
     } else if (type === "E") {
       const portal = session.portals.get(cString(body, 0)[0])
-      record(session, portal === undefined ? "" : session.prepared.get(portal.statement) ?? "", portal?.params ?? [])
+      record(session, portal === undefined ? "" : session.prepared.get(portal.statement) ?? "", portal?.params ?? [], portal === undefined || portal.statement === "" ? "unnamed" : "named")
     } else if (type === "S") {
       session.pending += 1
     } else if (type === "X") {

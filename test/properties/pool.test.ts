@@ -67,7 +67,7 @@ describe("pool suite", () => {
 })
 
 describe("wire statement attribution", () => {
-  const statement = (text: string, params: ReadonlyArray<string | null> = []): WireStatement => ({ seq: 0, session: 1, text, params, transactionStatus: "I" })
+  const statement = (text: string, params: ReadonlyArray<string | null> = []): WireStatement => ({ seq: 0, session: 1, text, params, transactionStatus: "I", protocol: "named" })
 
   it("finds the checkout tag in the text or the parameters, and ignores LISTEN/UNLISTEN and untagged statements", () => {
     expect(statementOwner(statement("SELECT 'pool-op-o12' AS op"))).toBe("o12")
@@ -80,7 +80,7 @@ describe("wire statement attribution", () => {
 
   it("finds a notify inside another checkout's transaction, not in a transaction of its own", () => {
     const sent = (seq: number, session: number, text: string, transactionStatus: WireStatement["transactionStatus"], params: ReadonlyArray<string> = []): WireStatement =>
-      ({ seq, session, text, params, transactionStatus })
+      ({ seq, session, text, params, transactionStatus, protocol: "named" })
     const statements = [
       sent(0, 1, "BEGIN", "I"),
       sent(1, 1, "SELECT 'pool-op-o1' AS op", "T"),
