@@ -98,8 +98,11 @@
  * transaction before its first write (the transaction probe counting it as held), so a store that
  * decides by a read inside its transaction is seen too; a store that locks the row makes the other
  * read wait, and the held read is judged as committing first. No draw changes.
+ * 0.26.0 checks, in the pool's client smoke probe, how each statement reached the server (POL-013: a
+ * named prepared statement, or the unnamed one for the unprepared entry points and streams, as
+ * `PgClient.make` sends it). No draw changes.
  */
-export const SUITE_VERSION = "0.25.0"
+export const SUITE_VERSION = "0.26.0"
 
 /** Version of the harness engine (runner, clock, faults, token format). */
 export const HARNESS_VERSION = "0.1.0"

@@ -65,7 +65,7 @@ export const poolRequirements: ReadonlyArray<Requirement> = [
     ["I5", "P7"]),
   {
     ...pool("POL-013", "the client is PgClient.make apart from the gates",
-      "Apart from its gates the bounded pool MUST be PgClient.make for the same config: its statements MUST carry the same span attributes, in the same order (the caller's spanAttributes, then db.system.name, db.namespace, server.address and server.port derived from the config).",
+      "Apart from its gates the bounded pool MUST be PgClient.make for the same config: its statements MUST carry the same span attributes, in the same order (the caller's spanAttributes, then db.system.name, db.namespace, server.address and server.port derived from the config), and reach the server the same way: each statement and transaction control prepared as a named statement on its session, and the unprepared entry points and streams through the unnamed statement.",
       ["seed bounded.d.ts"]),
     since: "0.5.0"
   }

@@ -11,7 +11,10 @@
 import { Effect, Exit, Stream } from "effect"
 import type { Json } from "../../harness/Property.ts"
 import type { HarnessError } from "../../harness/errors.ts"
+import type { Check } from "../../harness/ModelBased.ts"
+import type { WireStatement } from "../../harness/PostgresWireTap.ts"
 import type { BoundedPoolClient } from "../../subjects/pool/api.ts"
+import { SEED_CLIENT_RULE } from "./surfaceConfig.ts"
 import { ForeignDomainError } from "./surfaceRefusal.ts"
 import type { SmokeEntry } from "./surfaceScenario.ts"
 import { outcomeOf, type ProbeResult, runBounded, type SurfaceContext } from "./surfaceRuntime.ts"
@@ -22,9 +25,37 @@ export const snakeToCamel = (name: string): string => name.replace(/_([a-z])/g, 
 
 const rowsJson = (rows: ReadonlyArray<unknown>): Json => toJson(Array.from(rows))
 
+/** The entry points `PgClient.make` sends through the unnamed statement (the rest it prepares by name, transaction controls included). */
+const UNNAMED_ENTRIES: ReadonlySet<SmokeEntry> = new Set(["valuesUnprepared", "unprepared", "stream"])
+
+/** Transaction control statements, which `PgClient.make` prepares like any other (`prepareTransactionControls`). */
+const isTransactionControl = (text: string): boolean => /^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE\s+SAVEPOINT)\b/i.test(text)
+
+/**
+ * How each statement of the probe reached the server (its tagged statements and the transaction
+ * controls on their sessions), against how `PgClient.make` sends it for the same config: the entry
+ * point's own statement through the unnamed statement for `UNNAMED_ENTRIES`, every other one as a
+ * named prepared statement, or all through the unnamed one when the config turns `prepare` off.
+ */
+const protocolCheck = (context: SurfaceContext, sent: ReadonlyArray<WireStatement>, entry: SmokeEntry, entryText: string, label: string): Check => {
+  const prepares = context.config.prepare !== false
+  const shown = (statement: WireStatement, protocol: string) => `${protocol}: ${statement.text.slice(0, 60)}`
+  const expectedOf = (statement: WireStatement) => !prepares || (UNNAMED_ENTRIES.has(entry) && statement.text === entryText) ? "unnamed" : "named"
+  return {
+    observable: `client ${label}: how its statements were sent on the wire`,
+    expected: sent.map((statement) => shown(statement, expectedOf(statement))),
+    actual: sent.map((statement) => shown(statement, statement.protocol)),
+    rules: [SEED_CLIENT_RULE],
+    why: "apart from its gates the bounded pool is PgClient.make, which prepares each statement as a named statement on its session (transaction controls too) and sends the unprepared entry points and streams through the unnamed one"
+  }
+}
+
 /** What the entry point returns for `tag`, and what the caller must see. */
+/** The statement text of smoke entry `tag`. */
+const entryText = (tag: string) => `SELECT '${tag}' AS op_tag, 2 AS n_value`
+
 const entryOf = (pool: BoundedPoolClient, entry: SmokeEntry, tag: string, failing: boolean, name: (column: string) => string): { readonly run: Effect.Effect<Json, unknown>; readonly expected: Json } => {
-  const text = `SELECT '${tag}' AS op_tag, 2 AS n_value`
+  const text = entryText(tag)
   const row = { [name("op_tag")]: tag, [name("n_value")]: 2 }
   switch (entry) {
     case "values":
@@ -84,6 +115,8 @@ export const smokeProbe = (context: SurfaceContext, index: number, entry: SmokeE
     // (PgClient's savepoint release): the entry's own nested one, and the entry's transaction when it is
     // itself nested.
     const releases = entry === "savepoint" ? 1 + (nested ? 1 : 0) : 0
+    const sessionsOfProbe = new Set(tagged.map((statement) => statement.session))
+    const sent = context.tap.statements().slice(before).filter((statement) => tagged.includes(statement) || (sessionsOfProbe.has(statement.session) && isTransactionControl(statement.text)))
     const label = `${entry}${nested ? " inside a transaction" : ""}${entry === "savepoint" ? (failing ? " (nested one fails)" : " (nested one commits)") : ""}`
     return {
       checks: [
@@ -104,9 +137,10 @@ export const smokeProbe = (context: SurfaceContext, index: number, entry: SmokeE
             rules: ["P4"],
             why: "a statement inside a transaction reuses the transaction's connection and takes no slot; a nested transaction is a savepoint on it, released once it committed or was rolled back to"
           }]
-          : [])
+          : []),
+        protocolCheck(context, sent, entry, entryText(tag), label)
       ],
-      covered: entry === "abortedCommit" ? ["POL-004", "POL-005"] : ["POL-004"],
+      covered: entry === "abortedCommit" ? ["POL-004", "POL-005", "POL-013"] : ["POL-004", "POL-013"],
       implementation: { ...actual, ...wire },
       model: expected
     }
