@@ -50,10 +50,10 @@ const protocolCheck = (context: SurfaceContext, sent: ReadonlyArray<WireStatemen
   }
 }
 
-/** What the entry point returns for `tag`, and what the caller must see. */
 /** The statement text of smoke entry `tag`. */
 const entryText = (tag: string) => `SELECT '${tag}' AS op_tag, 2 AS n_value`
 
+/** What the entry point returns for `tag`, and what the caller must see. */
 const entryOf = (pool: BoundedPoolClient, entry: SmokeEntry, tag: string, failing: boolean, name: (column: string) => string): { readonly run: Effect.Effect<Json, unknown>; readonly expected: Json } => {
   const text = entryText(tag)
   const row = { [name("op_tag")]: tag, [name("n_value")]: 2 }
