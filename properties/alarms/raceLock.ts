@@ -57,8 +57,7 @@ export const runLockRace = (session: RaceSession, lock: LockRaceSpec, atMs: numb
         return { first: exitJson(firstExit, () => null), second: exitJson(yield* Effect.exit(second), () => null), blocked: undefined } satisfies LockRaceRun
       }
       const heldAt = lastPointOf(hooks, "first")
-      const ran = yield* runIntoHeld(connections[2]!, { waiter: pids.second, holder: pids.first }, Effect.exit(second), finish(hooks, holding)).pipe(Effect.mapError(harnessError("polling pg_blocking_pids")))
-      const { blocked, released: firstExit } = ran
-      return { first: exitJson(firstExit, () => null), second: exitJson(yield* ran.waiterExit, () => null), blocked, ...(heldAt === undefined ? {} : { heldAt }) } satisfies LockRaceRun
+      const ran = yield* runIntoHeld(connections[2]!, { waiter: pids.second, holder: pids.first }, second, finish(hooks, holding)).pipe(Effect.mapError(harnessError("polling pg_blocking_pids")))
+      return { first: exitJson(ran.released, () => null), second: exitJson(ran.waiterExit, () => null), blocked: ran.blocked, ...(heldAt === undefined ? {} : { heldAt }) } satisfies LockRaceRun
     }))
   })
